@@ -2755,10 +2755,12 @@ type BulkCallEvent struct {
 	Livemode bool                `json:"livemode"`
 	Object   BulkCallEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int               `json:"pending_webhooks"`
-	Type              BulkCallEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int              `json:"pending_webhooks,omitempty"`
+	Type            BulkCallEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // BulkCallEventObject defines model for BulkCallEvent.Object.
@@ -2847,10 +2849,12 @@ type BulkCallResultEvent struct {
 	Livemode bool                      `json:"livemode"`
 	Object   BulkCallResultEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int                     `json:"pending_webhooks"`
-	Type              BulkCallResultEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery       `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int                    `json:"pending_webhooks,omitempty"`
+	Type            BulkCallResultEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // BulkCallResultEventObject defines model for BulkCallResultEvent.Object.
@@ -3206,10 +3210,12 @@ type CallEvent struct {
 	Livemode bool            `json:"livemode"`
 	Object   CallEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int               `json:"pending_webhooks"`
-	Type              CallEventType     `json:"type"`
-	WebhookDeliveries []WebhookDelivery `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int          `json:"pending_webhooks,omitempty"`
+	Type            CallEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // CallEventObject defines model for CallEvent.Object.
@@ -3581,10 +3587,12 @@ type ConnectorVersionEvent struct {
 	Livemode bool                        `json:"livemode"`
 	Object   ConnectorVersionEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int                       `json:"pending_webhooks"`
-	Type              ConnectorVersionEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery         `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int                      `json:"pending_webhooks,omitempty"`
+	Type            ConnectorVersionEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // ConnectorVersionEventObject defines model for ConnectorVersionEvent.Object.
@@ -3679,10 +3687,12 @@ type ContactOptedOutEvent struct {
 	Livemode bool                       `json:"livemode"`
 	Object   ContactOptedOutEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int                      `json:"pending_webhooks"`
-	Type              ContactOptedOutEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery        `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int                     `json:"pending_webhooks,omitempty"`
+	Type            ContactOptedOutEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // ContactOptedOutEventObject defines model for ContactOptedOutEvent.Object.
@@ -3750,10 +3760,12 @@ type ConversationAnalyzedEvent struct {
 	Livemode bool                            `json:"livemode"`
 	Object   ConversationAnalyzedEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int                           `json:"pending_webhooks"`
-	Type              ConversationAnalyzedEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery             `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int                          `json:"pending_webhooks,omitempty"`
+	Type            ConversationAnalyzedEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // ConversationAnalyzedEventObject defines model for ConversationAnalyzedEvent.Object.
@@ -3780,10 +3792,12 @@ type ConversationEvent struct {
 	Livemode bool                    `json:"livemode"`
 	Object   ConversationEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int                   `json:"pending_webhooks"`
-	Type              ConversationEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery     `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int                  `json:"pending_webhooks,omitempty"`
+	Type            ConversationEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // ConversationEventObject defines model for ConversationEvent.Object.
@@ -4012,10 +4026,12 @@ type ErasureEvent struct {
 	Livemode bool               `json:"livemode"`
 	Object   ErasureEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int               `json:"pending_webhooks"`
-	Type              ErasureEventType  `json:"type"`
-	WebhookDeliveries []WebhookDelivery `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int             `json:"pending_webhooks,omitempty"`
+	Type            ErasureEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // ErasureEventObject defines model for ErasureEvent.Object.
@@ -4300,10 +4316,12 @@ type MessageEvent struct {
 	Livemode bool               `json:"livemode"`
 	Object   MessageEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int               `json:"pending_webhooks"`
-	Type              MessageEventType  `json:"type"`
-	WebhookDeliveries []WebhookDelivery `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int             `json:"pending_webhooks,omitempty"`
+	Type            MessageEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // MessageEventObject defines model for MessageEvent.Object.
@@ -4628,10 +4646,12 @@ type RecordingEvent struct {
 	Livemode bool                 `json:"livemode"`
 	Object   RecordingEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int                `json:"pending_webhooks"`
-	Type              RecordingEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery  `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int               `json:"pending_webhooks,omitempty"`
+	Type            RecordingEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // RecordingEventObject defines model for RecordingEvent.Object.
@@ -4854,10 +4874,12 @@ type TestSuiteRunEvent struct {
 	Livemode bool                    `json:"livemode"`
 	Object   TestSuiteRunEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int                   `json:"pending_webhooks"`
-	Type              TestSuiteRunEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery     `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int                  `json:"pending_webhooks,omitempty"`
+	Type            TestSuiteRunEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // TestSuiteRunEventObject defines model for TestSuiteRunEvent.Object.
@@ -5379,10 +5401,12 @@ type WebhookDeliveryEvent struct {
 	Livemode bool                       `json:"livemode"`
 	Object   WebhookDeliveryEventObject `json:"object"`
 
-	// PendingWebhooks Deliveries still being attempted.
-	PendingWebhooks   int                      `json:"pending_webhooks"`
-	Type              WebhookDeliveryEventType `json:"type"`
-	WebhookDeliveries []WebhookDelivery        `json:"webhook_deliveries"`
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int                     `json:"pending_webhooks,omitempty"`
+	Type            WebhookDeliveryEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
 }
 
 // WebhookDeliveryEventObject defines model for WebhookDeliveryEvent.Object.

@@ -3236,7 +3236,7 @@ class TwilioInboundMessageErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3263,7 +3263,7 @@ class TwilioMessageStatusErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3290,7 +3290,7 @@ class TwilioMessageStatusOfErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3317,7 +3317,7 @@ class TwilioInboundCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3344,7 +3344,7 @@ class TwilioInboundStatusErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3371,7 +3371,7 @@ class TwilioRelayEndedErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3398,7 +3398,7 @@ class TwilioRealtimeReferErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3425,7 +3425,7 @@ class TwilioVoiceErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3452,7 +3452,7 @@ class TwilioCallStatusErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3479,7 +3479,7 @@ class TwilioMachineDetectionErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3506,7 +3506,7 @@ class TwilioRecordingStatusErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3533,7 +3533,7 @@ class TwilioTransferLegStatusErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3560,7 +3560,7 @@ class TwilioTransferConferenceErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3587,7 +3587,7 @@ class TwilioPayResultErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_signature_invalid']
+    code: Literal['parameter_invalid', 'parameter_missing', 'twilio_account_mismatch', 'twilio_signature_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3830,7 +3830,7 @@ class StreamWidgetEventsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_version_invalid', 'origin_not_allowed', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'service_unavailable', 'widget_session_invalid']
+    code: Literal['api_version_invalid', 'origin_not_allowed', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'service_unavailable', 'stream_limit_exceeded', 'widget_session_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3884,7 +3884,7 @@ class CreateAgentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'destination_not_allowed', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'destination_not_allowed', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3911,7 +3911,7 @@ class ListAgentsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3938,7 +3938,7 @@ class RetrieveAgentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3965,7 +3965,7 @@ class UpdateAgentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'destination_not_allowed', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'destination_not_allowed', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -3992,7 +3992,7 @@ class DeleteAgentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4019,7 +4019,7 @@ class ListAgentVersionsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4046,7 +4046,7 @@ class RetrieveAgentVersionErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4073,7 +4073,7 @@ class PublishAgentVersionErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4100,7 +4100,7 @@ class CreateToolErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'tool_exists', 'url_private_address', 'url_unresolvable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'tool_exists', 'url_private_address', 'url_unresolvable']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4127,7 +4127,7 @@ class ListToolsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4154,7 +4154,7 @@ class RetrieveToolErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4181,7 +4181,7 @@ class UpdateToolErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'tool_exists', 'url_invalid', 'url_private_address', 'url_unresolvable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'tool_exists', 'url_invalid', 'url_private_address', 'url_unresolvable']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4208,7 +4208,7 @@ class DeleteToolErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4235,7 +4235,7 @@ class CreateCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'concurrency_limit', 'content_encoding_unsupported', 'content_type_unsupported', 'destination_not_allowed', 'from_not_owned', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'number_on_do_not_call', 'outside_calling_hours', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'telephony_not_configured']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'concurrency_limit', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'destination_not_allowed', 'from_not_owned', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'number_on_do_not_call', 'outside_calling_hours', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'telephony_not_configured']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4262,7 +4262,7 @@ class ListCallsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4289,7 +4289,7 @@ class RetrieveCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4316,7 +4316,7 @@ class RetrieveCallTranscriptErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'call_not_ended', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'call_not_ended', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4343,7 +4343,7 @@ class TransferCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'call_not_transferable', 'content_encoding_unsupported', 'content_type_unsupported', 'destination_not_allowed', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'transfer_in_progress', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'call_not_transferable', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'destination_not_allowed', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'transfer_in_progress', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4370,7 +4370,7 @@ class EndCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4397,7 +4397,7 @@ class StreamCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'too_many_streams', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'too_many_streams', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4424,7 +4424,7 @@ class SayOnCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4451,7 +4451,7 @@ class AddCallContextErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4478,7 +4478,7 @@ class RetrieveCallRecordingErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4505,7 +4505,7 @@ class DeleteCallRecordingErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4532,7 +4532,7 @@ class CreateKnowledgeDocumentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4559,7 +4559,7 @@ class ListKnowledgeDocumentsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4586,7 +4586,7 @@ class SearchKnowledgeErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4613,7 +4613,7 @@ class RetrieveKnowledgeDocumentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4640,7 +4640,7 @@ class UpdateKnowledgeDocumentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4667,7 +4667,7 @@ class DeleteKnowledgeDocumentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4694,7 +4694,7 @@ class CreateContactErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'contact_identity_conflict', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'contact_identity_conflict', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4721,7 +4721,7 @@ class EraseContactErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4748,7 +4748,7 @@ class ListContactsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4775,7 +4775,7 @@ class RetrieveContactErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4802,7 +4802,7 @@ class DeleteContactErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4829,7 +4829,7 @@ class ListContactRecordsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4856,7 +4856,7 @@ class RetrieveErasureErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4883,7 +4883,7 @@ class UpsertRecordsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'contact_identity_conflict', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'contact_identity_conflict', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4910,7 +4910,7 @@ class AddDoNotCallNumbersErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4937,7 +4937,7 @@ class ListDoNotCallNumbersErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4964,7 +4964,7 @@ class RetrieveDoNotCallNumberErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4991,7 +4991,7 @@ class DeleteDoNotCallNumberErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5018,7 +5018,7 @@ class SendMessageErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'conversation_missing', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'messaging_not_configured', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'recipient_opted_out', 'resource_missing', 'scope_missing', 'service_unavailable', 'sms_number_not_connected', 'whatsapp_number_not_connected', 'whatsapp_window_closed']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'conversation_missing', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'messaging_not_configured', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'recipient_opted_out', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'sms_number_not_connected', 'whatsapp_number_not_connected', 'whatsapp_window_closed']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5045,7 +5045,7 @@ class RetrieveMessageErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5072,7 +5072,7 @@ class ListConversationsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5099,7 +5099,7 @@ class RetrieveConversationErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5126,7 +5126,7 @@ class ListConversationMessagesErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5153,7 +5153,7 @@ class ResumeConversationErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'conversation_not_handed_over', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'conversation_not_handed_over', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5180,7 +5180,7 @@ class HandoffConversationErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5207,7 +5207,7 @@ class CreatePhoneNumberErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'phone_number_already_connected', 'phone_number_not_owned', 'phone_number_purchase_failed', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'telephony_not_configured', 'url_private_address', 'url_unresolvable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'phone_number_already_connected', 'phone_number_not_owned', 'phone_number_purchase_failed', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'telephony_not_configured', 'url_private_address', 'url_unresolvable']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5234,7 +5234,7 @@ class UpdatePhoneNumberErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid', 'url_private_address', 'url_unresolvable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid', 'url_private_address', 'url_unresolvable']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5261,7 +5261,7 @@ class ListPhoneNumbersErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5288,7 +5288,7 @@ class RetrievePhoneNumberErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5315,7 +5315,7 @@ class DeletePhoneNumberErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5342,7 +5342,7 @@ class ListAvailablePhoneNumbersErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'phone_number_search_failed', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'telephony_not_configured']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'phone_number_search_failed', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'telephony_not_configured']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5369,7 +5369,7 @@ class CreateCallerIdErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'caller_id_exists', 'caller_id_verification_failed', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'telephony_not_configured']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'caller_id_exists', 'caller_id_verification_failed', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'telephony_not_configured']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5396,7 +5396,7 @@ class ListCallerIdsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5423,7 +5423,7 @@ class RetrieveCallerIdErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5450,7 +5450,7 @@ class DeleteCallerIdErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5477,7 +5477,7 @@ class CreateSipTrunkErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'phone_number_already_connected', 'phone_number_not_owned', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'sip_trunk_rejected', 'telephony_not_configured']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'phone_number_already_connected', 'phone_number_not_owned', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'sip_trunk_rejected', 'telephony_not_configured']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5504,7 +5504,7 @@ class UpdateSipTrunkErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'phone_number_already_connected', 'phone_number_not_owned', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'sip_trunk_rejected', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'phone_number_already_connected', 'phone_number_not_owned', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'sip_trunk_rejected', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5531,7 +5531,7 @@ class ListSipTrunksErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5558,7 +5558,7 @@ class RetrieveSipTrunkErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5585,7 +5585,7 @@ class DeleteSipTrunkErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5612,7 +5612,7 @@ class CreateMessageTemplateErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'message_template_exists', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'message_template_exists', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5639,7 +5639,7 @@ class ListMessageTemplatesErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5666,7 +5666,7 @@ class RetrieveMessageTemplateErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5693,7 +5693,7 @@ class SimulateInboundMessageErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'test_mode_only']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'test_mode_only']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5720,7 +5720,7 @@ class SimulateInboundCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['agent_missing', 'api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'test_mode_only']
+    code: Literal['agent_missing', 'api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'test_mode_only']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5747,7 +5747,7 @@ class AdvanceCallClockErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'call_not_scheduled', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'test_mode_only', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_live', 'call_not_scheduled', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'test_mode_only', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5774,7 +5774,7 @@ class PublishConnectorVersionErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'bundle_invalid', 'connector_owned_elsewhere', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'signature_invalid', 'url_invalid', 'version_exists']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'bundle_invalid', 'connector_owned_elsewhere', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'signature_invalid', 'url_invalid', 'version_exists']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5801,7 +5801,7 @@ class ListConnectorsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5828,7 +5828,7 @@ class RetrieveConnectorErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5855,7 +5855,7 @@ class ListConnectorVersionsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5882,7 +5882,7 @@ class RetrieveConnectorVersionErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5909,7 +5909,7 @@ class DownloadConnectorBundleErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5936,7 +5936,7 @@ class CreatePublisherKeyErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'publisher_key_exists', 'publisher_key_limit', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'publisher_key_exists', 'publisher_key_limit', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5963,7 +5963,7 @@ class ListPublisherKeysErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -5990,7 +5990,7 @@ class RetrievePublisherKeyErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6017,7 +6017,7 @@ class RevokePublisherKeyErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6044,7 +6044,7 @@ class CreateConnectorInstallationErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'connector_version_invalid', 'connector_version_revoked', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'connector_version_invalid', 'connector_version_revoked', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6071,7 +6071,7 @@ class ListConnectorInstallationsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6098,7 +6098,7 @@ class RetrieveConnectorInstallationErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6125,7 +6125,7 @@ class UpdateConnectorInstallationErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'connector_version_invalid', 'connector_version_revoked', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'connector_version_invalid', 'connector_version_revoked', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6152,7 +6152,7 @@ class DeleteConnectorInstallationErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6179,7 +6179,7 @@ class CreateBulkCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'from_not_owned', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'telephony_not_configured']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'from_not_owned', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'telephony_not_configured']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6206,7 +6206,7 @@ class ListBulkCallsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6233,7 +6233,7 @@ class RetrieveBulkCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6260,7 +6260,7 @@ class ListBulkCallResultsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6287,7 +6287,7 @@ class PauseBulkCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'bulk_call_ended', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'bulk_call_ended', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6314,7 +6314,7 @@ class ResumeBulkCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'bulk_call_ended', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'bulk_call_ended', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6341,7 +6341,7 @@ class CancelBulkCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'bulk_call_ended', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'bulk_call_ended', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6368,7 +6368,7 @@ class CreateFormErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6395,7 +6395,7 @@ class ListFormsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6422,7 +6422,7 @@ class RetrieveFormErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6449,7 +6449,7 @@ class ListEventsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6476,7 +6476,7 @@ class RetrieveEventErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6503,7 +6503,7 @@ class RedeliverEventErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid', 'webhook_endpoint_disabled', 'webhook_endpoint_missing']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid', 'webhook_endpoint_disabled', 'webhook_endpoint_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6530,7 +6530,7 @@ class CreateWebhookEndpointErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'url_private_address', 'url_unresolvable', 'webhook_endpoint_limit']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_private_address', 'url_unresolvable', 'webhook_endpoint_limit']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6557,7 +6557,7 @@ class ListWebhookEndpointsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6584,7 +6584,7 @@ class RetrieveWebhookEndpointErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6611,7 +6611,7 @@ class UpdateWebhookEndpointErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid', 'url_private_address', 'url_unresolvable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid', 'url_private_address', 'url_unresolvable']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6638,7 +6638,7 @@ class DeleteWebhookEndpointErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6665,7 +6665,7 @@ class RotateWebhookEndpointSecretErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_conflict', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6692,7 +6692,7 @@ class ListWebhookDeliveryAttemptsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6719,7 +6719,7 @@ class RetrieveUsageErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6746,7 +6746,7 @@ class RetrieveAccountErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6773,7 +6773,7 @@ class UpdateAccountErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6800,7 +6800,7 @@ class RetrieveTelephonyConnectionErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'live_mode_only', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'live_mode_only', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6827,7 +6827,7 @@ class ConnectTelephonyAccountErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'live_mode_only', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'twilio_account_taken', 'twilio_credentials_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'live_mode_only', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'twilio_account_taken', 'twilio_credentials_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6854,7 +6854,7 @@ class DisconnectTelephonyAccountErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'live_mode_only', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'live_mode_only', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6881,7 +6881,7 @@ class ListAuditEventsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6908,7 +6908,7 @@ class RetrieveAuditEventErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6935,7 +6935,7 @@ class AnalyzeCallErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_ended', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'transcript_empty', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'call_not_ended', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'transcript_empty', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6962,7 +6962,7 @@ class ListCallAnalysesErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -6989,7 +6989,7 @@ class AnalyzeConversationErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'transcript_empty', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'transcript_empty', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7016,7 +7016,7 @@ class ListConversationAnalysesErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7043,7 +7043,7 @@ class CreateTestSuiteErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7070,7 +7070,7 @@ class ListTestSuitesErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7097,7 +7097,7 @@ class RetrieveTestSuiteErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7124,7 +7124,7 @@ class UpdateTestSuiteErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7151,7 +7151,7 @@ class DeleteTestSuiteErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7178,7 +7178,7 @@ class CreateTestSuiteRunErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'test_mode_only', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'test_mode_only', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7205,7 +7205,7 @@ class ListTestSuiteRunsErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7232,7 +7232,7 @@ class RetrieveTestSuiteRunErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7578,12 +7578,17 @@ class ConversationEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['conversation.needs_person']
     data: ConversationEventData
 
@@ -7609,12 +7614,17 @@ class ConnectorVersionEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['connector.version_published']
     data: ConnectorVersionEventData
 
@@ -7640,12 +7650,17 @@ class RecordingEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['recording.ready', 'recording.deleted']
     data: RecordingEventData
 
@@ -7671,12 +7686,17 @@ class ContactOptedOutEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['contact.opted_out']
     data: ContactOptedOutEventData
 
@@ -9802,12 +9822,17 @@ class MessageEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['message.received', 'message.sent', 'message.delivered', 'message.failed']
     data: MessageEventData
 
@@ -9833,12 +9858,17 @@ class WebhookDeliveryEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['webhook_endpoint.delivery_failed']
     data: WebhookDeliveryEventData
 
@@ -9864,12 +9894,17 @@ class ErasureEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['erasure.completed']
     data: ErasureEventData
 
@@ -10237,12 +10272,17 @@ class ConversationAnalyzedEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['conversation.analyzed']
     data: ConversationAnalyzedEventData
 
@@ -10268,12 +10308,17 @@ class BulkCallResultEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['bulk_call.contact_completed']
     data: BulkCallResultEventData
 
@@ -10299,12 +10344,17 @@ class BulkCallEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['bulk_call.completed']
     data: BulkCallEventData
 
@@ -10330,12 +10380,17 @@ class TestSuiteRunEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['test_suite_run.completed']
     data: TestSuiteRunEventData
 
@@ -10411,12 +10466,17 @@ class CallEvent(BaseModel):
     pending_webhooks: Annotated[
         int | None,
         Field(
-            description='Deliveries still being attempted.',
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
     ] = None
-    webhook_deliveries: list[WebhookDelivery] | None = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
     type: Literal['call.scheduled', 'call.started', 'call.ended', 'call.transferred', 'call.transfer_failed', 'call.analyzed']
     data: CallEventData
 

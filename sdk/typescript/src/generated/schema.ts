@@ -3044,9 +3044,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3065,9 +3066,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3086,9 +3088,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3107,9 +3110,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3128,9 +3132,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3149,9 +3154,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3170,9 +3176,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3191,9 +3198,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3212,9 +3220,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3233,9 +3242,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3254,9 +3264,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -3275,9 +3286,10 @@ export interface components {
             livemode: boolean;
             /** @description The API version the event was rendered with. */
             api_version: string;
-            /** @description Deliveries still being attempted. */
-            pending_webhooks: number;
-            webhook_deliveries: components["schemas"]["WebhookDelivery"][];
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -4557,7 +4569,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -4581,7 +4593,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -4605,7 +4617,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4629,7 +4641,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4653,7 +4665,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4677,7 +4689,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4701,7 +4713,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4725,7 +4737,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4749,7 +4761,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "tool_exists" | "url_private_address" | "url_unresolvable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "tool_exists" | "url_private_address" | "url_unresolvable";
             message: string;
             /**
              * @example to
@@ -4773,7 +4785,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -4797,7 +4809,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4821,7 +4833,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "tool_exists" | "url_invalid" | "url_private_address" | "url_unresolvable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "tool_exists" | "url_invalid" | "url_private_address" | "url_unresolvable";
             message: string;
             /**
              * @example to
@@ -4845,7 +4857,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4869,7 +4881,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "destination_not_allowed" | "from_not_owned" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "number_on_do_not_call" | "outside_calling_hours" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "concurrency_limit" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "destination_not_allowed" | "from_not_owned" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "number_on_do_not_call" | "outside_calling_hours" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -4893,7 +4905,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -4917,7 +4929,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4941,7 +4953,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "call_not_ended" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "call_not_ended" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4965,7 +4977,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "call_not_transferable" | "content_encoding_unsupported" | "content_type_unsupported" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transfer_in_progress" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "call_not_transferable" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "destination_not_allowed" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "transfer_in_progress" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -4989,7 +5001,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5013,7 +5025,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "too_many_streams" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "too_many_streams" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5037,7 +5049,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5061,7 +5073,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5085,7 +5097,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5109,7 +5121,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5133,7 +5145,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5157,7 +5169,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5181,7 +5193,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5205,7 +5217,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5229,7 +5241,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5253,7 +5265,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5277,7 +5289,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "contact_identity_conflict" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "contact_identity_conflict" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5301,7 +5313,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5325,7 +5337,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5349,7 +5361,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5373,7 +5385,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5397,7 +5409,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5421,7 +5433,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5445,7 +5457,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "contact_identity_conflict" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "contact_identity_conflict" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5469,7 +5481,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5493,7 +5505,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5517,7 +5529,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5541,7 +5553,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5565,7 +5577,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "conversation_missing" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "messaging_not_configured" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "recipient_opted_out" | "resource_missing" | "scope_missing" | "service_unavailable" | "sms_number_not_connected" | "whatsapp_number_not_connected" | "whatsapp_window_closed";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "conversation_missing" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "messaging_not_configured" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "recipient_opted_out" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "sms_number_not_connected" | "whatsapp_number_not_connected" | "whatsapp_window_closed";
             message: string;
             /**
              * @example to
@@ -5589,7 +5601,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5613,7 +5625,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5637,7 +5649,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5661,7 +5673,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5685,7 +5697,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "conversation_not_handed_over" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "conversation_not_handed_over" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5709,7 +5721,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5733,7 +5745,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "phone_number_purchase_failed" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured" | "url_private_address" | "url_unresolvable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "phone_number_purchase_failed" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "telephony_not_configured" | "url_private_address" | "url_unresolvable";
             message: string;
             /**
              * @example to
@@ -5757,7 +5769,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid" | "url_private_address" | "url_unresolvable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid" | "url_private_address" | "url_unresolvable";
             message: string;
             /**
              * @example to
@@ -5781,7 +5793,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5805,7 +5817,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5829,7 +5841,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5853,7 +5865,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_search_failed" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_search_failed" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -5877,7 +5889,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "caller_id_exists" | "caller_id_verification_failed" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "caller_id_exists" | "caller_id_verification_failed" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -5901,7 +5913,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -5925,7 +5937,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5949,7 +5961,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -5973,7 +5985,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "sip_trunk_rejected" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "sip_trunk_rejected" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -5997,7 +6009,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "sip_trunk_rejected" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "phone_number_already_connected" | "phone_number_not_owned" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "sip_trunk_rejected" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6021,7 +6033,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6045,7 +6057,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6069,7 +6081,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6093,7 +6105,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "message_template_exists" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "message_template_exists" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6117,7 +6129,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6141,7 +6153,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6165,7 +6177,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "test_mode_only";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "test_mode_only";
             message: string;
             /**
              * @example to
@@ -6189,7 +6201,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "agent_missing" | "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "test_mode_only";
+            code: "agent_missing" | "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "test_mode_only";
             message: string;
             /**
              * @example to
@@ -6213,7 +6225,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "call_not_scheduled" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "test_mode_only" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_live" | "call_not_scheduled" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "test_mode_only" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6237,7 +6249,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bundle_invalid" | "connector_owned_elsewhere" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "signature_invalid" | "url_invalid" | "version_exists";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bundle_invalid" | "connector_owned_elsewhere" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "signature_invalid" | "url_invalid" | "version_exists";
             message: string;
             /**
              * @example to
@@ -6261,7 +6273,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6285,7 +6297,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6309,7 +6321,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6333,7 +6345,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6357,7 +6369,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6381,7 +6393,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "publisher_key_exists" | "publisher_key_limit" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "publisher_key_exists" | "publisher_key_limit" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6405,7 +6417,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6429,7 +6441,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6453,7 +6465,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6477,7 +6489,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "connector_version_invalid" | "connector_version_revoked" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "connector_version_invalid" | "connector_version_revoked" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6501,7 +6513,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6525,7 +6537,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6549,7 +6561,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "connector_version_invalid" | "connector_version_revoked" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "connector_version_invalid" | "connector_version_revoked" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6573,7 +6585,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6597,7 +6609,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "from_not_owned" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "telephony_not_configured";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "from_not_owned" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "telephony_not_configured";
             message: string;
             /**
              * @example to
@@ -6621,7 +6633,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6645,7 +6657,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6669,7 +6681,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6693,7 +6705,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6717,7 +6729,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6741,7 +6753,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "bulk_call_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6765,7 +6777,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6789,7 +6801,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6813,7 +6825,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6837,7 +6849,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6861,7 +6873,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6885,7 +6897,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid" | "webhook_endpoint_disabled" | "webhook_endpoint_missing";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid" | "webhook_endpoint_disabled" | "webhook_endpoint_missing";
             message: string;
             /**
              * @example to
@@ -6909,7 +6921,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "url_private_address" | "url_unresolvable" | "webhook_endpoint_limit";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_private_address" | "url_unresolvable" | "webhook_endpoint_limit";
             message: string;
             /**
              * @example to
@@ -6933,7 +6945,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -6957,7 +6969,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -6981,7 +6993,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid" | "url_private_address" | "url_unresolvable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid" | "url_private_address" | "url_unresolvable";
             message: string;
             /**
              * @example to
@@ -7005,7 +7017,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7029,7 +7041,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_conflict" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7053,7 +7065,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7077,7 +7089,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -7101,7 +7113,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -7125,7 +7137,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -7149,7 +7161,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "live_mode_only" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "live_mode_only" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -7173,7 +7185,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "live_mode_only" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "twilio_account_taken" | "twilio_credentials_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "live_mode_only" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "twilio_account_taken" | "twilio_credentials_invalid";
             message: string;
             /**
              * @example to
@@ -7197,7 +7209,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "live_mode_only" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "live_mode_only" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -7221,7 +7233,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
             message: string;
             /**
              * @example to
@@ -7245,7 +7257,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7269,7 +7281,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transcript_empty" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "call_not_ended" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "transcript_empty" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7293,7 +7305,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7317,7 +7329,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "transcript_empty" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "transcript_empty" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7341,7 +7353,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7365,7 +7377,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7389,7 +7401,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7413,7 +7425,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7437,7 +7449,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7461,7 +7473,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7485,7 +7497,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "test_mode_only" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "test_mode_only" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7509,7 +7521,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7533,7 +7545,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7599,7 +7611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListAgentsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7876,7 +7888,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateAgentError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -7885,7 +7897,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateAgentError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7990,7 +8002,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveAgentError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8251,7 +8263,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateAgentError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8260,7 +8272,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateAgentError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8374,7 +8386,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteAgentError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8383,7 +8395,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteAgentError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8468,7 +8480,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListAgentVersionsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8556,7 +8568,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveAgentVersionError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8652,7 +8664,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublishAgentVersionError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8661,7 +8673,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublishAgentVersionError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8780,7 +8792,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListToolsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8931,7 +8943,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateToolError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8940,7 +8952,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateToolError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9045,7 +9057,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveToolError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9180,7 +9192,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateToolError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9189,7 +9201,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateToolError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9303,7 +9315,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteToolError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9312,7 +9324,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteToolError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9431,7 +9443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListCallsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9654,7 +9666,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9663,7 +9675,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9777,7 +9789,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9864,7 +9876,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveCallTranscriptError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9986,7 +9998,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -9995,7 +10007,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10117,7 +10129,7 @@ export interface operations {
                     "application/json": components["schemas"]["EndCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10126,7 +10138,7 @@ export interface operations {
                     "application/json": components["schemas"]["EndCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10248,7 +10260,7 @@ export interface operations {
                     "application/json": components["schemas"]["StreamCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10353,7 +10365,7 @@ export interface operations {
                     "application/json": components["schemas"]["SayOnCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10362,7 +10374,7 @@ export interface operations {
                     "application/json": components["schemas"]["SayOnCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10492,7 +10504,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddCallContextError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10501,7 +10513,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddCallContextError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10615,7 +10627,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveCallRecordingError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10702,7 +10714,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteCallRecordingError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10711,7 +10723,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteCallRecordingError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10796,7 +10808,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListKnowledgeDocumentsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10891,7 +10903,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -10900,7 +10912,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11019,7 +11031,7 @@ export interface operations {
                     "application/json": components["schemas"]["SearchKnowledgeError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11106,7 +11118,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveKnowledgeDocumentError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11204,7 +11216,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11213,7 +11225,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11327,7 +11339,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteKnowledgeDocumentError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11336,7 +11348,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteKnowledgeDocumentError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11423,7 +11435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListContactsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11523,7 +11535,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateContactError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11532,7 +11544,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateContactError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11655,7 +11667,7 @@ export interface operations {
                     "application/json": components["schemas"]["EraseContactError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11664,7 +11676,7 @@ export interface operations {
                     "application/json": components["schemas"]["EraseContactError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11769,7 +11781,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveContactError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11856,7 +11868,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteContactError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -11865,7 +11877,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteContactError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11950,7 +11962,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListContactRecordsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12037,7 +12049,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveErasureError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12149,7 +12161,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpsertRecordsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12158,7 +12170,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpsertRecordsError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12270,7 +12282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListDoNotCallNumbersError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12367,7 +12379,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddDoNotCallNumbersError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12376,7 +12388,7 @@ export interface operations {
                     "application/json": components["schemas"]["AddDoNotCallNumbersError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12481,7 +12493,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveDoNotCallNumberError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12568,7 +12580,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteDoNotCallNumberError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12577,7 +12589,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteDoNotCallNumberError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12679,7 +12691,7 @@ export interface operations {
                     "application/json": components["schemas"]["SendMessageError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12688,7 +12700,7 @@ export interface operations {
                     "application/json": components["schemas"]["SendMessageError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12802,7 +12814,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveMessageError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12900,7 +12912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListConversationsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12978,7 +12990,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveConversationError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13072,7 +13084,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListConversationMessagesError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13167,7 +13179,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResumeConversationError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13176,7 +13188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResumeConversationError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13306,7 +13318,7 @@ export interface operations {
                     "application/json": components["schemas"]["HandoffConversationError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13315,7 +13327,7 @@ export interface operations {
                     "application/json": components["schemas"]["HandoffConversationError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13434,7 +13446,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListPhoneNumbersError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13538,7 +13550,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePhoneNumberError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13547,7 +13559,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePhoneNumberError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13661,7 +13673,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrievePhoneNumberError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13771,7 +13783,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdatePhoneNumberError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13780,7 +13792,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdatePhoneNumberError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13894,7 +13906,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletePhoneNumberError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -13903,7 +13915,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletePhoneNumberError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13990,7 +14002,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListAvailablePhoneNumbersError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14073,7 +14085,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListCallerIdsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14170,7 +14182,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateCallerIdError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14179,7 +14191,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateCallerIdError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14284,7 +14296,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveCallerIdError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14371,7 +14383,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteCallerIdError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14380,7 +14392,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteCallerIdError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14463,7 +14475,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListSipTrunksError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14569,7 +14581,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateSipTrunkError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14578,7 +14590,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateSipTrunkError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14692,7 +14704,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveSipTrunkError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14807,7 +14819,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateSipTrunkError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14816,7 +14828,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateSipTrunkError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14930,7 +14942,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteSipTrunkError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -14939,7 +14951,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteSipTrunkError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15022,7 +15034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListMessageTemplatesError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15111,7 +15123,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateMessageTemplateError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15120,7 +15132,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateMessageTemplateError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15225,7 +15237,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveMessageTemplateError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15333,7 +15345,7 @@ export interface operations {
                     "application/json": components["schemas"]["SimulateInboundMessageError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15342,7 +15354,7 @@ export interface operations {
                     "application/json": components["schemas"]["SimulateInboundMessageError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`, `test_mode_only`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`, `test_mode_only`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15468,7 +15480,7 @@ export interface operations {
                     "application/json": components["schemas"]["SimulateInboundCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15477,7 +15489,7 @@ export interface operations {
                     "application/json": components["schemas"]["SimulateInboundCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`, `test_mode_only`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`, `test_mode_only`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15593,7 +15605,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdvanceCallClockError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15602,7 +15614,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdvanceCallClockError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`, `test_mode_only`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`, `test_mode_only`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15723,7 +15735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListConnectorVersionsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15821,7 +15833,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublishConnectorVersionError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -15830,7 +15842,7 @@ export interface operations {
                     "application/json": components["schemas"]["PublishConnectorVersionError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `connector_owned_elsewhere`, `scope_missing`. */
+            /** @description The credential may not do this. Codes: `connector_owned_elsewhere`, `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15949,7 +15961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListConnectorsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16027,7 +16039,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveConnectorError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16115,7 +16127,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveConnectorVersionError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16204,7 +16216,7 @@ export interface operations {
                     "application/json": components["schemas"]["DownloadConnectorBundleError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16296,7 +16308,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListPublisherKeysError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16384,7 +16396,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePublisherKeyError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16393,7 +16405,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatePublisherKeyError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16498,7 +16510,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrievePublisherKeyError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16585,7 +16597,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevokePublisherKeyError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16594,7 +16606,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevokePublisherKeyError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16677,7 +16689,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListConnectorInstallationsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16782,7 +16794,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateConnectorInstallationError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -16791,7 +16803,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateConnectorInstallationError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16905,7 +16917,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveConnectorInstallationError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17018,7 +17030,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateConnectorInstallationError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17027,7 +17039,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateConnectorInstallationError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17141,7 +17153,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteConnectorInstallationError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17150,7 +17162,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteConnectorInstallationError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17235,7 +17247,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListBulkCallsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17455,7 +17467,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateBulkCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17464,7 +17476,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateBulkCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17578,7 +17590,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveBulkCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17675,7 +17687,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListBulkCallResultsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17770,7 +17782,7 @@ export interface operations {
                     "application/json": components["schemas"]["PauseBulkCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17779,7 +17791,7 @@ export interface operations {
                     "application/json": components["schemas"]["PauseBulkCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17901,7 +17913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResumeBulkCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -17910,7 +17922,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResumeBulkCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18032,7 +18044,7 @@ export interface operations {
                     "application/json": components["schemas"]["CancelBulkCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18041,7 +18053,7 @@ export interface operations {
                     "application/json": components["schemas"]["CancelBulkCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18160,7 +18172,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListFormsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18275,7 +18287,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateFormError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18284,7 +18296,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateFormError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18389,7 +18401,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveFormError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18496,7 +18508,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListEventsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18574,7 +18586,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveEventError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18671,7 +18683,7 @@ export interface operations {
                     "application/json": components["schemas"]["RedeliverEventError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18680,7 +18692,7 @@ export interface operations {
                     "application/json": components["schemas"]["RedeliverEventError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18799,7 +18811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListWebhookEndpointsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18899,7 +18911,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateWebhookEndpointError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -18908,7 +18920,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateWebhookEndpointError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19013,7 +19025,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveWebhookEndpointError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19116,7 +19128,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateWebhookEndpointError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19125,7 +19137,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateWebhookEndpointError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19239,7 +19251,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteWebhookEndpointError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19248,7 +19260,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteWebhookEndpointError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19334,7 +19346,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19343,7 +19355,7 @@ export interface operations {
                     "application/json": components["schemas"]["RotateWebhookEndpointSecretError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19466,7 +19478,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListWebhookDeliveryAttemptsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19562,7 +19574,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveUsageError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19638,7 +19650,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveAccountError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19764,7 +19776,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateAccountError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19773,7 +19785,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateAccountError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19876,7 +19888,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveTelephonyConnectionError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19974,7 +19986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectTelephonyAccountError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -19983,7 +19995,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectTelephonyAccountError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `live_mode_only`, `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `live_mode_only`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20086,7 +20098,7 @@ export interface operations {
                     "application/json": components["schemas"]["DisconnectTelephonyAccountError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20095,7 +20107,7 @@ export interface operations {
                     "application/json": components["schemas"]["DisconnectTelephonyAccountError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `live_mode_only`, `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `live_mode_only`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20186,7 +20198,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListAuditEventsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20264,7 +20276,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveAuditEventError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20410,7 +20422,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20419,7 +20431,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyzeCallError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20540,7 +20552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListCallAnalysesError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20684,7 +20696,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20693,7 +20705,7 @@ export interface operations {
                     "application/json": components["schemas"]["AnalyzeConversationError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -20814,7 +20826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListConversationAnalysesError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -20908,7 +20920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListTestSuitesError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21030,7 +21042,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateTestSuiteError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21039,7 +21051,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateTestSuiteError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21153,7 +21165,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveTestSuiteError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21266,7 +21278,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateTestSuiteError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21275,7 +21287,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateTestSuiteError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21389,7 +21401,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteTestSuiteError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21398,7 +21410,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteTestSuiteError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21483,7 +21495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListTestSuiteRunsError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21582,7 +21594,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateTestSuiteRunError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -21591,7 +21603,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateTestSuiteRunError"];
                 };
             };
-            /** @description The credential may not do this. Codes: `scope_missing`, `test_mode_only`. */
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`, `test_mode_only`. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21705,7 +21717,7 @@ export interface operations {
                     "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
                 };
             };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`. */
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
             401: {
                 headers: {
                     [name: string]: unknown;
