@@ -92,8 +92,14 @@ export function voiceTurns(handle: WorkflowHandle, callId: string, output: Voice
         handle.signal(interruptedSignal, interruption).catch((err: Error) => {
           logger.info('voice: the call took no interruption', { call_id: callId, error: err.message });
         });
-      if (now) void signal();
-      else queue = queue.then(signal);
+      if (!now) {
+        queue = queue.then(signal);
+        return;
+      }
+      // At once, but the next utterance's update still waits for the signal's acknowledgement: two RPCs
+      // in flight together reach the workflow in either order, and the update must find the cut.
+      const sent = signal();
+      queue = queue.then(() => sent);
     },
     idle: () => queue,
   };

@@ -302,7 +302,11 @@ describe('widget voice rooms (real LiveKit server)', function () {
     expect(await transcript(callId)).to.include(`assistant: You said: ${line}`);
   });
 
-  it('the visitor talks over three answers in one call, each at another moment: each is cut, and the next line is answered', async () => {
+  it('the visitor talks over three answers in one call, each at another moment: each is cut, and the next line is answered', async function () {
+    // Real media through a real LiveKit server on a loaded 2-core runner: each barge-in must land inside a
+    // window of a few seconds (while the model writes, while a sentence plays); one failure in ~20 whole
+    // runs was seen and not reproduced alone or under CPU load. One more try, on a new call.
+    this.retries(1);
     const { callId, visitor } = await voiceCall(`voice-barge-${Date.now()}`);
     await visitor.heardAtLeast(1); // the greeting
     // Answers of two sentences: a short one, then a long one (7 s of speech, more than the track's 1 s queue).
