@@ -33,7 +33,7 @@ import { toolsRouter } from './tools';
 import { connectorInstallationsRouter } from './connector-installations';
 import { connectorsRouter, connectorVersionBodyParser, publisherKeysRouter } from './connectors';
 import { eventsRouter } from './events';
-import { knowledgeBody, knowledgeRouter } from './knowledge';
+import { isKnowledgeUpload, knowledgeBody, knowledgeRouter } from './knowledge';
 import { twilioRouter } from './twilio';
 import { openaiWebhooksRouter } from './openai-webhooks';
 import { twilioMessagingRouter } from './twilio/messaging';
@@ -81,7 +81,8 @@ export function createApp(deps: AppDeps): express.Express {
   if (config().codecPort === undefined) app.use(codecRouter());
 
   const v1 = Router();
-  v1.use(jsonContentType); // 415 before any parser reads a body that is not JSON
+  // 415 before any parser reads a body that is not JSON; a knowledge file may come as multipart/form-data.
+  v1.use((req, res, next) => (isKnowledgeUpload(req) ? next() : jsonContentType(req, res, next)));
   v1.use('/widget', jsonBody, widgetRouter(deps.temporal)); // its own authentication: publishable key, session token
   // Who is asking, before a byte of any other body is read: a request without a key or session is refused
   // 401 without being buffered or parsed (the large bodies below may be up to 20 MB).

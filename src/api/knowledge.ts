@@ -2,18 +2,20 @@
  * Knowledge documents (spec section 4 "Assistants and knowledge": `POST /v1/knowledge`, scope
  * `agents:write`; DESIGN.md section 10), what an agent's assistant knows:
  *
- *   POST   /v1/knowledge              `{agent_id, title, text}` → `knowledge_document` (Idempotency-Key)
+ *   POST   /v1/knowledge              `{agent_id, title, text}`, or a file (`file_base64` + `filename`, or
+ *                                      multipart `file`) → `knowledge_document` (Idempotency-Key)
  *   GET    /v1/knowledge              list, newest first; filter `agent_id`
  *   GET    /v1/knowledge/search       `agent_id`, `query`, `limit?` → the best chunks (what the assistant would get)
  *   GET    /v1/knowledge/{id}         the document
  *   POST   /v1/knowledge/{id}         `{title?, text?}`: replace (Idempotency-Key)
  *   DELETE /v1/knowledge/{id}         → `{id, object, deleted: true}`
  *
- * Reads need `agents:read`, writes `agents:write`. Text up to 500,000 characters (request bodies here may
- * be 4 MB); at most 1,000 documents per agent. Once a write has answered, no search in any process
+ * Reads need `agents:read`, writes `agents:write`. Text up to 500,000 characters, files up to 20 MB (JSON
+ * request bodies here may be 28 MB); at most 1,000 documents per agent. Once a write has answered, no search in any process
  * returns what it replaced or deleted (src/services/knowledge.ts).
  */
-import type { RequestHandler, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
+import multer from 'multer';
 import { z } from 'zod';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import {
@@ -26,26 +28,98 @@ import { DeletedObject, listOf } from '../models/wire';
 import {
   createKnowledgeDocument,
   deleteKnowledgeDocument,
+  fileContent,
   findKnowledgeDocument,
   KNOWLEDGE_LIMITS,
+  textContent,
   renderKnowledgeDocuments,
   replaceKnowledgeDocument,
   searchKnowledge,
 } from '../services/knowledge';
 import { findLiveAgent } from '../models/agents';
+import { FILE_LIMITS } from '../services/knowledge-extract';
 import { largeJsonBody } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 
-/** Request bodies of `/v1/knowledge` may be this large (500,000 characters of escaped JSON text). */
-const BODY_LIMIT = '4mb';
+/**
+ * JSON request bodies of `/v1/knowledge` may be this large: a 20 MB file as `file_base64` (4/3 of it),
+ * or 500,000 characters of escaped JSON text.
+ */
+const BODY_LIMIT = '28mb';
+
+const MB = 1024 * 1024;
+const fileTooLarge = (param: string) =>
+  new ApiError(
+    400,
+    'invalid_request_error',
+    'file_too_large',
+    `The file is larger than ${FILE_LIMITS.maxFileBytes / MB} MB.`,
+    param,
+  );
+
+/** True for `POST /v1/knowledge` sent as `multipart/form-data` (src/api/app.ts lets it past the JSON-only check). */
+export function isKnowledgeUpload(req: Request): boolean {
+  const encoding = (req.get('Content-Encoding') ?? 'identity').trim().toLowerCase();
+  return (
+    req.method === 'POST' &&
+    req.path === '/knowledge' &&
+    encoding === 'identity' &&
+    Boolean(req.is('multipart/form-data'))
+  );
+}
+
+/** The multipart parser (`multer`, in memory): one `file` part up to `FILE_LIMITS.maxFileBytes`, a few text fields. */
+const upload = multer({
+  storage: multer.memoryStorage(),
+  defParamCharset: 'utf8',
+  limits: { fileSize: FILE_LIMITS.maxFileBytes, files: 1, fields: 10, parts: 11, fieldSize: 4 * MB },
+}).single('file');
 
 /**
- * JSON body parser for `/v1/knowledge`, mounted before the API's 1 MB one (which then leaves the parsed
- * body alone). Too large → 413 `body_too_large`.
+ * Parses a multipart `POST /v1/knowledge` into the JSON body's shape: its text fields as they are, and
+ * its `file` part as `file_base64`, `filename` and (unless `application/octet-stream`) `content_type`, so
+ * validation, idempotency (the fingerprint covers the file) and the handler see one shape.
+ * @throws ApiError 400 `file_too_large` naming `file`; `parameter_unknown` for another file part;
+ *   `body_invalid` for a malformed form
  */
-export const knowledgeBody: RequestHandler = largeJsonBody(
+const multipartBody: RequestHandler = (req, res, next) =>
+  upload(req, res, (err?: unknown) => {
+    if (err) {
+      const e = err as { code?: string; field?: string; message?: string };
+      if (e.code === 'LIMIT_FILE_SIZE') return next(fileTooLarge('file'));
+      if (e.code === 'LIMIT_UNEXPECTED_FILE')
+        return next(
+          new ApiError(
+            400,
+            'invalid_request_error',
+            'parameter_unknown',
+            `Received unknown file part: ${e.field}; send the file as \`file\`.`,
+            e.field,
+          ),
+        );
+      return next(
+        new ApiError(400, 'invalid_request_error', 'body_invalid', `The multipart body is invalid: ${e.message}.`),
+      );
+    }
+    const body: Record<string, unknown> = { ...(req.body as Record<string, unknown>) };
+    const file = req.file;
+    if (file) {
+      if (body.file_base64 !== undefined)
+        return next(
+          invalidParam('file_base64', 'Invalid file_base64: send the file either as a part or in base64, not both.'),
+        );
+      body.file_base64 = file.buffer.toString('base64');
+      body.filename ??= file.originalname;
+      if (file.mimetype && file.mimetype !== 'application/octet-stream') body.content_type ??= file.mimetype;
+    }
+    req.body = body;
+    (req as { _body?: boolean })._body = true; // read: the JSON parsers after this step aside
+    next();
+  });
+
+const jsonKnowledgeBody = largeJsonBody(
   BODY_LIMIT,
   () =>
     new ApiError(
@@ -55,6 +129,16 @@ export const knowledgeBody: RequestHandler = largeJsonBody(
       `The request body is larger than ${BODY_LIMIT.replace('mb', ' MB')}.`,
     ),
 );
+
+/**
+ * Body parser for `/v1/knowledge`, mounted before the API's 1 MB one (which then leaves the parsed body
+ * alone): `multipart/form-data` for an upload (`multipartBody`), else JSON up to 28 MB (too large → 413
+ * `body_too_large`).
+ */
+export const knowledgeBody: RequestHandler = (req, res, next) =>
+  req.method === 'POST' && req.path === '/' && Boolean(req.is('multipart/form-data'))
+    ? multipartBody(req, res, next)
+    : jsonKnowledgeBody(req, res, next);
 
 const title = z
   .string()
@@ -66,7 +150,48 @@ const text = z
   .max(KNOWLEDGE_LIMITS.maxCharacters, `must be at most ${KNOWLEDGE_LIMITS.maxCharacters} characters`)
   .refine((t) => /\S/.test(t), 'must not be empty');
 
-export const createKnowledgeSchema = z.strictObject({ agent_id: z.string().min(1), title, text });
+const base64 = z
+  .string()
+  .max(
+    Math.ceil(FILE_LIMITS.maxFileBytes / 3) * 4 + 1024,
+    `must be at most ${FILE_LIMITS.maxFileBytes / MB} MB once decoded`,
+  )
+  .refine((v) => /^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(v), 'must be base64');
+
+export const createKnowledgeSchema = z.strictObject({
+  agent_id: z.string().min(1),
+  title: title.optional().describe("Required with `text`; a file's defaults to its own title, else its name."),
+  text: text.optional().describe('The document as text; or give a file instead.'),
+  file_base64: base64
+    .optional()
+    .describe(
+      `A file, base64-encoded (at most ${FILE_LIMITS.maxFileBytes / MB} MB decoded): PDF, DOCX, HTML, Markdown, TXT or CSV.`,
+    ),
+  filename: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(255, 'must be at most 255 characters')
+    .optional()
+    .describe("The file's name; its extension gives its type (with `file_base64`)."),
+  content_type: z
+    .string()
+    .max(255)
+    .optional()
+    .describe("The file's type, when its name has no known extension (`application/pdf`, `text/csv`, …)."),
+});
+
+/** The same fields as a `multipart/form-data` upload (documented only: the parser maps it to the JSON shape). */
+const createKnowledgeMultipart = z.strictObject({
+  agent_id: z.string(),
+  title: z.string().optional(),
+  file: z
+    .string()
+    .meta({ format: 'binary', contentMediaType: 'application/octet-stream' })
+    .describe(
+      `The file (at most ${FILE_LIMITS.maxFileBytes / MB} MB); its part's filename and Content-Type give its type.`,
+    ),
+});
 export const replaceKnowledgeSchema = z.strictObject({ title: title.optional(), text: text.optional() });
 
 function stringParam(query: Record<string, unknown>, name: string): string | undefined {
@@ -78,20 +203,52 @@ function stringParam(query: Record<string, unknown>, name: string): string | und
 
 const tag = 'Knowledge';
 
+/** The file of a create request (`file_base64` + `filename`), decoded; null when it has none. */
+function fileOf(
+  body: z.output<typeof createKnowledgeSchema>,
+): { bytes: Buffer; filename: string; contentType?: string } | null {
+  if (body.file_base64 === undefined) {
+    if (body.filename !== undefined || body.content_type !== undefined)
+      throw missingParam(
+        'file_base64',
+        'Missing required param: file_base64 (filename and content_type describe a file).',
+      );
+    return null;
+  }
+  if (body.text !== undefined) throw invalidParam('text', 'Invalid text: give either text or a file, not both.');
+  if (body.filename === undefined)
+    throw missingParam('filename', "Missing required param: filename (its extension gives the file's type).");
+  const bytes = Buffer.from(body.file_base64, 'base64');
+  if (bytes.length > FILE_LIMITS.maxFileBytes) throw fileTooLarge('file_base64');
+  if (bytes.length === 0) throw invalidParam('file_base64', 'Invalid file_base64: the file is empty.');
+  return { bytes, filename: body.filename, contentType: body.content_type };
+}
+
 /**
- * `POST /v1/knowledge` body `{agent_id, title, text}` → the `knowledge_document` (`kdoc_…`, `agent_id`,
- * `title`, `characters`, `chunks`, `created`, `updated`, `livemode`). 404 naming `agent_id` for an
- * unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for the agent.
+ * `POST /v1/knowledge` body `{agent_id, title, text}`, or a file: `{agent_id, title?, file_base64,
+ * filename, content_type?}` in JSON or `multipart/form-data` with a `file` part → the
+ * `knowledge_document` (`kdoc_…`, `agent_id`, `title`, `characters`, `chunks`, `source`, `status`,
+ * `failure_reason`, `created`, `updated`, `livemode`). A file is extracted in the request
+ * (src/services/knowledge-extract.ts; at most 30 s): the answer is `ready`, or `failed` with a
+ * `failure_reason` for a file that gives no text (the document is kept; delete it or upload another).
+ * 404 naming `agent_id` for an unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000
+ * documents for the agent; 400 `file_type_unsupported` naming `filename` (or `file`) for a type not
+ * taken; 400 `file_too_large` past 20 MB.
  */
 const createKnowledge = operation({
   method: 'post',
   path: '/v1/knowledge',
   operationId: 'createKnowledgeDocument',
-  errors: { '400': ['knowledge_document_limit'], '404': ['resource_missing'] },
+  errors: {
+    '400': ['knowledge_document_limit', 'file_type_unsupported', 'file_too_large'],
+    '404': ['resource_missing'],
+  },
   tag,
   summary: "Add a document to an agent's knowledge",
+  description: `Text, or a file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most ${FILE_LIMITS.maxFileBytes / MB} MB, as \`file_base64\` + \`filename\` or a \`multipart/form-data\` upload with a \`file\` part), extracted while the request runs: the answer is \`ready\`, or \`failed\` with a \`failure_reason\`.`,
   scope: 'agents:write',
   body: createKnowledgeSchema,
+  multipart: createKnowledgeMultipart,
   example: {
     agent_id: 'agent_01jd5x2v7c0000000000000000',
     title: 'Opening hours',
@@ -100,10 +257,24 @@ const createKnowledge = operation({
   response: KnowledgeDocumentObject,
   handler: async (req, res, { body }) => {
     const { orgId, livemode } = req.auth!;
+    const file = fileOf(body);
+    if (!file && body.text === undefined)
+      throw missingParam(
+        'text',
+        'Missing required param: text (or a file: file_base64 and filename, or a multipart file).',
+      );
+    if (!file && body.title === undefined) throw missingParam('title');
     if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
     await idempotent(req, res, 'kdoc', async (id) => {
+      const content = file
+        ? await fileContent(file, req.is('multipart/form-data') ? 'file' : 'filename')
+        : textContent(body.text!);
+      const documentTitle = (body.title ?? content.title?.trim() ?? file!.filename).slice(
+        0,
+        KNOWLEDGE_LIMITS.maxTitleCharacters,
+      );
       const doc = await createKnowledgeDocument(
-        { orgId, livemode, agentId: body.agent_id, id, title: body.title, text: body.text },
+        { orgId, livemode, agentId: body.agent_id, id, title: documentTitle || file!.filename, content },
         async () => Boolean(await findLiveAgent(req.auth!, body.agent_id)),
       );
       return { status: 200, body: doc };

@@ -317,7 +317,10 @@ function operation(o: ApiOperation, errorSchema: string | undefined): JsonSchema
     const schema = jsonSchema(body, 'input');
     out.requestBody = {
       required: true,
-      content: { 'application/json': { schema, ...(o.example ? { example: o.example } : {}) } },
+      content: {
+        'application/json': { schema, ...(o.example ? { example: o.example } : {}) },
+        ...(o.multipart ? { 'multipart/form-data': { schema: jsonSchema(o.multipart, 'input') } } : {}),
+      },
     };
   } else if (o.body === null) {
     out.requestBody = {

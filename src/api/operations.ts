@@ -69,6 +69,11 @@ export interface ApiOperation<S extends z.ZodType | null | undefined = z.ZodType
    * itself (src/api/forms.ts `parseIndexed`, whose `param` names rows as `contacts[17].phone`).
    */
   bodyDoc?: z.ZodType;
+  /**
+   * The same body as `multipart/form-data` (a file upload), documented beside the JSON one; the route's
+   * own parser (`before`, or one mounted ahead) maps the form to the JSON body's shape.
+   */
+  multipart?: z.ZodType;
   /** An example body for readers (test/unit/openapi.test.ts parses it with `body` or `bodyDoc`). */
   example?: unknown;
   /** The 200 answer's JSON schema (an object of src/models, or `listOf` one). */

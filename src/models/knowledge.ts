@@ -52,6 +52,13 @@ const revisionSchema = new Schema(
     characters: { type: Number, required: true },
     chunks: { type: Number, required: true },
     created_ms: { type: Number, required: true },
+    /** Where the text came from (`{type: "file", filename, content_type, bytes}`); absent on text revisions. */
+    source: { type: Schema.Types.Mixed, default: undefined },
+    /** `failed` when the source could not be made into text (then no chunks); absent means `ready`. */
+    status: { type: String, default: undefined },
+    /** Why it failed: a code of src/services/knowledge-extract.ts `FILE_FAILURES`, and a sentence. */
+    failure_reason: { type: String, default: undefined },
+    failure_message: { type: String, default: undefined },
   },
   base,
 );
@@ -68,6 +75,10 @@ const chunkSchema = new Schema(
     /** Position of the chunk in the document, from 0. */
     n: { type: Number, required: true },
     text: { type: String, required: true },
+    /** The heading the chunk sits under in its file (chunks never straddle one); absent for text. */
+    heading: { type: String, default: undefined },
+    /** The 1-based page of a PDF the chunk comes from; absent otherwise. */
+    page: { type: Number, default: undefined },
   },
   base,
 );
@@ -104,6 +115,16 @@ export type KnowledgeDocumentDoc = InferSchemaType<typeof documentSchema>;
 export type KnowledgeRevisionDoc = InferSchemaType<typeof revisionSchema>;
 export type KnowledgeChunkDoc = InferSchemaType<typeof chunkSchema>;
 
+/** Where a document's text came from (`source` of a `knowledge_document`). */
+export const KnowledgeSource = z.object({
+  type: z.enum(['text', 'file', 'url', 'crawl']).describe('`text` posted, a `file` uploaded, a `url` or a `crawl`.'),
+  filename: z.string().optional().describe('A file: its name as uploaded.'),
+  content_type: z.string().optional().describe('A file: its type (`application/pdf`, `text/csv`, …).'),
+  bytes: z.number().int().optional().describe('A file: its size in bytes.'),
+  url: z.string().optional().describe('A page or crawl: its address.'),
+});
+export type KnowledgeSource = z.output<typeof KnowledgeSource>;
+
 /** The `knowledge_document` object as the API answers it (the OpenAPI component `KnowledgeDocument`). */
 export const KnowledgeDocumentObject = apiObject(
   'KnowledgeDocument',
@@ -116,6 +137,17 @@ export const KnowledgeDocumentObject = apiObject(
     title: z.string(),
     characters: z.number().int(),
     chunks: z.number().int(),
+    source: KnowledgeSource,
+    status: z
+      .enum(['processing', 'ready', 'failed'])
+      .describe('`ready` once searchable; `failed` when the source gave no text (see `failure_reason`).'),
+    failure_reason: z
+      .string()
+      .nullable()
+      .describe(
+        'Why a `failed` document has no text: `pdf_encrypted`, `file_corrupt`, `file_too_large_uncompressed`, `no_text`, `text_too_long`, `extraction_timeout`; null otherwise.',
+      ),
+    failure_message: z.string().nullable().describe('The same in a sentence; null unless `failed`.'),
     created: unix,
     updated: unix,
   }),
@@ -123,7 +155,8 @@ export const KnowledgeDocumentObject = apiObject(
 export type KnowledgeDocumentObject = z.output<typeof KnowledgeDocumentObject>;
 
 /**
- * The `knowledge_document` object: `title`, `characters` and `chunks` of its current revision, `updated`
+ * The `knowledge_document` object: `title`, `characters`, `chunks`, `source`, `status` and failure of its
+ * current revision (a revision without them is posted text: `{type: "text"}`, `ready`), `updated`
  * (unix seconds) when that revision was written. The text itself is not returned (keep your source).
  */
 export function renderKnowledgeDocument(
@@ -138,6 +171,10 @@ export function renderKnowledgeDocument(
     title: revision.title,
     characters: revision.characters,
     chunks: revision.chunks,
+    source: (revision.source as KnowledgeSource | undefined) ?? { type: 'text' },
+    status: (revision.status as 'failed' | undefined) ?? 'ready',
+    failure_reason: revision.failure_reason ?? null,
+    failure_message: revision.failure_message ?? null,
     created: doc.created,
     updated: seconds(revision.created_ms)!,
   };
@@ -153,13 +190,16 @@ export const KnowledgeChunkObject = apiObject(
     chunk: z.number().int(),
     title: z.string(),
     text: z.string(),
+    heading: z.string().nullable().describe('The heading the chunk sits under in its file; null for text.'),
+    page: z.number().int().nullable().describe('The 1-based page of a PDF the chunk comes from; null otherwise.'),
     score: z.number(),
   }),
 );
 
 /** The `knowledge_chunk` object of a search hit (`GET /v1/knowledge/search`). */
 export function renderKnowledgeChunk(
-  hit: KnowledgeRef & { title: string; text: string; score: number },
+  hit: KnowledgeRef & { title: string; text: string; score: number; heading?: string | null; page?: number | null },
 ): z.output<typeof KnowledgeChunkObject> {
-  return { object: 'knowledge_chunk', ...hit };
+  const { heading = null, page = null, ...rest } = hit;
+  return { object: 'knowledge_chunk', ...rest, heading, page };
 }

@@ -27,8 +27,16 @@ import {
   type KnowledgeDocumentDoc,
   type KnowledgeDocumentObject,
   type KnowledgeRevisionDoc,
+  type KnowledgeSource,
 } from '../models/knowledge';
 import { idTime } from '../shared/ids';
+import {
+  detectFileType,
+  extractDocument,
+  FILE_TYPES,
+  KnowledgeSourceError,
+  type ExtractedSection,
+} from './knowledge-extract';
 import type { KnowledgeRef } from '../shared/assistant';
 
 /** Limits of `POST /v1/knowledge` (the issue's numbers). */
@@ -55,7 +63,32 @@ export interface AgentScope {
 export interface KnowledgeHit extends KnowledgeRef {
   title: string;
   text: string;
+  /** The heading the chunk sits under in its file, and its PDF page (both null for posted text). */
+  heading: string | null;
+  page: number | null;
   score: number;
+}
+
+/** A chunk to store: its text, and for a file its heading and PDF page. */
+export interface ChunkPiece {
+  text: string;
+  heading?: string | null;
+  page?: number | null;
+}
+
+/**
+ * What a revision holds: its chunks and text length, where the text came from, and whether it is usable
+ * (`failed`: a file that gave no text, with a `FILE_FAILURES` code and a sentence; no chunks then).
+ */
+export interface KnowledgeContent {
+  chunks: ChunkPiece[];
+  characters: number;
+  source?: KnowledgeSource;
+  status?: 'ready' | 'failed';
+  failureReason?: string;
+  failureMessage?: string;
+  /** The file's own title (PDF metadata, `<title>`, first heading), for a document posted without one. */
+  title?: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -121,6 +154,22 @@ export function chunkText(text: string, opts: Partial<typeof CHUNKING> = {}): st
   }
   emit();
   return chunks;
+}
+
+/**
+ * Chunks of a file's sections (src/services/knowledge-extract.ts): each section is chunked on its own by
+ * `chunkText` (paragraphs, then sentences), so a chunk never straddles a heading or a PDF page; each
+ * chunk starts with its heading's line (what it is about, for search and for the assistant) and carries
+ * the heading and page.
+ */
+export function chunkSections(sections: ExtractedSection[]): ChunkPiece[] {
+  return sections.flatMap((section) =>
+    chunkText(section.text).map((text) => ({
+      text: section.heading ? `${section.heading}\n\n${text}` : text,
+      heading: section.heading,
+      page: section.page,
+    })),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -225,16 +274,17 @@ async function writeRevision(
   agentId: string,
   revisionId: string,
   title: string,
-  chunks: string[],
-  characters: number,
+  content: KnowledgeContent,
 ): Promise<void> {
-  const rows = chunks.map((text, n) => ({
+  const rows = content.chunks.map((c, n) => ({
     _id: chunkId(revisionId, n),
     revision_id: revisionId,
     kdoc_id: kdocId,
     agent_id: agentId,
     n,
-    text,
+    text: c.text,
+    ...(c.heading != null ? { heading: c.heading } : {}),
+    ...(c.page != null ? { page: c.page } : {}),
   }));
   for (let i = 0; i < rows.length; i += 200) {
     try {
@@ -254,9 +304,13 @@ async function writeRevision(
     kdoc_id: kdocId,
     agent_id: agentId,
     title,
-    characters,
-    chunks: chunks.length,
+    characters: content.characters,
+    chunks: content.chunks.length,
     created_ms: idTime(revisionId),
+    ...(content.source && content.source.type !== 'text' ? { source: content.source } : {}),
+    ...(content.status === 'failed'
+      ? { status: 'failed', failure_reason: content.failureReason, failure_message: content.failureMessage }
+      : {}),
   });
 }
 
@@ -270,7 +324,11 @@ async function dropRevisions(kdocId: string, beforeRevisionId: string | null): P
   await KnowledgeRevision.deleteMany(filter);
 }
 
-function checkText(text: string): string[] {
+/**
+ * The content of posted text: its chunks (`chunkText`).
+ * @throws ApiError 400 naming `text` for a text without words
+ */
+export function textContent(text: string): KnowledgeContent {
   const chunks = chunkText(text);
   if (chunks.length === 0)
     throw new ApiError(
@@ -280,7 +338,53 @@ function checkText(text: string): string[] {
       'Invalid text: must contain some words.',
       'text',
     );
-  return chunks;
+  return { chunks: chunks.map((t) => ({ text: t })), characters: text.length, source: { type: 'text' } };
+}
+
+/**
+ * The content of an uploaded file: extracted (src/services/knowledge-extract.ts `extractDocument`) and
+ * chunked by sections (`chunkSections`). A file that cannot be read is not an error here: its content is
+ * `failed` with the `KnowledgeSourceError`'s code and message, and no chunks (the document is kept, so
+ * the caller sees why). `characters` counts the extracted text.
+ * @throws ApiError 400 `file_type_unsupported` naming `param` when neither the name nor the content type
+ *   is one of the types taken; Error when extraction itself broke (a 500, not the file's fault)
+ */
+export async function fileContent(
+  file: { bytes: Buffer; filename: string; contentType?: string },
+  param = 'filename',
+): Promise<KnowledgeContent> {
+  const type = detectFileType(file);
+  if (!type)
+    throw new ApiError(
+      400,
+      'invalid_request_error',
+      'file_type_unsupported',
+      `Unsupported file type for '${file.filename}': upload a PDF, DOCX, HTML, Markdown, TXT or CSV file (by its extension or content type).`,
+      param,
+    );
+  const source: KnowledgeSource = {
+    type: 'file',
+    filename: file.filename,
+    content_type: FILE_TYPES[type].contentTypes[0],
+    bytes: file.bytes.length,
+  };
+  try {
+    const doc = await extractDocument(file);
+    const chunks = chunkSections(doc.sections);
+    const characters = doc.sections.reduce((sum, x) => sum + x.text.length, 0);
+    if (chunks.length === 0) throw new KnowledgeSourceError('no_text', 'The file holds no text.');
+    return { chunks, characters, source, status: 'ready', title: doc.title };
+  } catch (err) {
+    if (!(err instanceof KnowledgeSourceError)) throw err;
+    return {
+      chunks: [],
+      characters: 0,
+      source,
+      status: 'failed',
+      failureReason: err.code,
+      failureMessage: err.message,
+    };
+  }
 }
 
 /** The live (not deleted) document `id` of the tenant, with its current revision; null when none. */
@@ -318,12 +422,13 @@ export async function renderKnowledgeDocuments(
  * @throws ApiError 400 `knowledge_document_limit` beyond 1,000 live documents for the agent (also when
  *   concurrent creates cross the limit together: each then sees the others and backs out); 404 naming
  *   `agent_id` when the agent was deleted meanwhile; 400 naming `text` for a text without words
+ * @param scope.content what to store (a file's, `fileContent`); else `text` is chunked (`textContent`)
  */
 export async function createKnowledgeDocument(
-  scope: AgentScope & { id: string; title: string; text: string },
+  scope: AgentScope & { id: string; title: string; text?: string; content?: KnowledgeContent },
   isAgentLive: () => Promise<boolean>,
 ): Promise<KnowledgeDocumentObject> {
-  const chunks = checkText(scope.text);
+  const content = scope.content ?? textContent(scope.text ?? '');
   const live = { agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null };
   const limitError = () =>
     new ApiError(
@@ -340,7 +445,7 @@ export async function createKnowledgeDocument(
     throw limitError();
 
   const revisionId = revisionIdFor(scope.id);
-  await writeRevision(scope.id, scope.agentId, revisionId, scope.title, chunks, scope.text.length);
+  await writeRevision(scope.id, scope.agentId, revisionId, scope.title, content);
   const doc = {
     _id: scope.id,
     org_id: scope.orgId,
@@ -387,17 +492,22 @@ export async function replaceKnowledgeDocument(
   if (!doc || !current) throw notFound('knowledge document', id, 'id');
   const revisionId = revisionIdFor(requestId);
   if (current._id < revisionId) {
-    let chunks: string[];
-    let characters: number;
+    let content: KnowledgeContent;
     if (change.text !== undefined) {
-      chunks = checkText(change.text);
-      characters = change.text.length;
+      content = textContent(change.text);
     } else {
+      // A new title alone: the same chunks, source and status.
       const rows = await KnowledgeChunk.find({ revision_id: current._id }).sort({ n: 1 }).lean();
-      chunks = rows.map((r) => r.text);
-      characters = current.characters;
+      content = {
+        chunks: rows.map((r) => ({ text: r.text, heading: r.heading, page: r.page })),
+        characters: current.characters,
+        source: current.source as KnowledgeSource | undefined,
+        status: current.status === 'failed' ? 'failed' : 'ready',
+        failureReason: current.failure_reason ?? undefined,
+        failureMessage: current.failure_message ?? undefined,
+      };
     }
-    await writeRevision(id, doc.agent_id, revisionId, change.title ?? current.title, chunks, characters);
+    await writeRevision(id, doc.agent_id, revisionId, change.title ?? current.title, content);
   }
   await bumpKnowledgeVersion(doc.agent_id, id, 'replaced');
   await dropRevisions(id, revisionId);
@@ -460,6 +570,8 @@ export interface IndexedChunk extends KnowledgeRef {
   id: string;
   title: string;
   text: string;
+  heading?: string | null;
+  page?: number | null;
 }
 
 /** Index terms: lower case, two characters or more, not a stop word. */
@@ -579,6 +691,8 @@ export class KnowledgeIndex {
           chunk: c.chunk,
           title: c.title,
           text: c.text,
+          heading: c.heading ?? null,
+          page: c.page ?? null,
           score: Math.round(r.score * 1000) / 1000,
         };
       });
@@ -601,7 +715,14 @@ export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promi
   }
   const revisions = [...(await currentRevisions(docIds)).values()];
   if (revisions.length === 0) return [];
-  let rows: { kdoc_id: string; revision_id: string; n: number; text: string }[];
+  let rows: {
+    kdoc_id: string;
+    revision_id: string;
+    n: number;
+    text: string;
+    heading?: string | null;
+    page?: number | null;
+  }[];
   if (only) {
     rows = [];
     for (const r of revisions) {
@@ -624,6 +745,8 @@ export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promi
       chunk: r.n,
       title: titles.get(r.revision_id)!,
       text: r.text,
+      ...(r.heading != null ? { heading: r.heading } : {}),
+      ...(r.page != null ? { page: r.page } : {}),
     }))
     .sort((a, b) => (a.document === b.document ? a.chunk - b.chunk : a.document < b.document ? -1 : 1));
 }
