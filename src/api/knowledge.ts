@@ -13,6 +13,7 @@
  * be 4 MB); at most 1,000 documents per agent. Once a write has answered, no search in any process
  * returns what it replaced or deleted (src/services/knowledge.ts).
  */
+import type { Client } from '@temporalio/client';
 import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
@@ -25,7 +26,6 @@ import {
 import { DeletedObject, listOf } from '../models/wire';
 import {
   createKnowledgeDocument,
-  deleteKnowledgeDocument,
   findKnowledgeDocument,
   KNOWLEDGE_LIMITS,
   renderKnowledgeDocuments,
@@ -33,6 +33,10 @@ import {
   searchKnowledge,
 } from '../services/knowledge';
 import { findLiveAgent } from '../models/agents';
+import { config } from '../config';
+import { resolveWebhookHost, WebhookAddressError } from '../providers/webhook-address';
+import { createWebKnowledgeDocument, deleteKnowledge, type WebSource } from '../services/knowledge-sources';
+import { CRAWL_LIMITS } from '../shared/knowledge-crawl';
 import { largeJsonBody } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
@@ -66,7 +70,45 @@ const text = z
   .max(KNOWLEDGE_LIMITS.maxCharacters, `must be at most ${KNOWLEDGE_LIMITS.maxCharacters} characters`)
   .refine((t) => /\S/.test(t), 'must not be empty');
 
-export const createKnowledgeSchema = z.strictObject({ agent_id: z.string().min(1), title, text });
+const webUrl = z.string().min(1).max(2048, 'must be at most 2,048 characters');
+const pathPatterns = z
+  .array(z.string().max(CRAWL_LIMITS.maxPatternCharacters).regex(/^\//, 'must be a path starting with /'))
+  .max(CRAWL_LIMITS.maxPatterns);
+
+export const createKnowledgeSchema = z.strictObject({
+  agent_id: z.string().min(1),
+  title: title.optional().meta({ description: "Required with `text`; a web source takes its first page's title." }),
+  text: text
+    .optional()
+    .meta({ description: "The document's text. Exactly one of `text`, `url`, `sitemap_url`, `crawl`." }),
+  url: webUrl.optional().meta({ description: 'One web page (http or https) to read.' }),
+  sitemap_url: webUrl
+    .optional()
+    .meta({ description: 'A sitemap (or sitemap index): the pages it lists on its own site.' }),
+  crawl: z
+    .strictObject({
+      url: webUrl.meta({ description: 'The first page; links are followed on its site (same host and port).' }),
+      max_pages: z
+        .int()
+        .min(1)
+        .max(CRAWL_LIMITS.maxMaxPages)
+        .optional()
+        .meta({
+          description: `Pages read at most (default ${CRAWL_LIMITS.defaultMaxPages}, at most ${CRAWL_LIMITS.maxMaxPages}).`,
+        }),
+      include: pathPatterns.optional().meta({
+        description:
+          'Paths to keep: a prefix (`/docs/`) or a glob (`/blog/*`, `/docs/**`) matched against the whole path.',
+      }),
+      exclude: pathPatterns.optional().meta({ description: 'Paths to leave out, as `include`.' }),
+    })
+    .optional()
+    .meta({ description: 'A breadth-first crawl of a site from a page.' }),
+  refresh: z
+    .enum(['daily', 'weekly'])
+    .optional()
+    .meta({ description: 'Web sources: crawl again every day or week; only changed pages are replaced.' }),
+});
 export const replaceKnowledgeSchema = z.strictObject({ title: title.optional(), text: text.optional() });
 
 function stringParam(query: Record<string, unknown>, name: string): string | undefined {
@@ -78,38 +120,109 @@ function stringParam(query: Record<string, unknown>, name: string): string | und
 
 const tag = 'Knowledge';
 
+type CreateBody = z.output<typeof createKnowledgeSchema>;
+
 /**
- * `POST /v1/knowledge` body `{agent_id, title, text}` → the `knowledge_document` (`kdoc_…`, `agent_id`,
- * `title`, `characters`, `chunks`, `created`, `updated`, `livemode`). 404 naming `agent_id` for an
- * unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for the agent.
+ * Checks a web source's URL: absolute http(s), no credentials, its host resolving to public addresses
+ * (the SSRF guard; loopback too with KNOWLEDGE_CRAWL_ALLOW_LOOPBACK).
+ * @throws ApiError 400 naming `param`: `parameter_invalid`, `url_private_address` or `url_unresolvable`
  */
-const createKnowledge = operation({
-  method: 'post',
-  path: '/v1/knowledge',
-  operationId: 'createKnowledgeDocument',
-  errors: { '400': ['knowledge_document_limit'], '404': ['resource_missing'] },
-  tag,
-  summary: "Add a document to an agent's knowledge",
-  scope: 'agents:write',
-  body: createKnowledgeSchema,
-  example: {
-    agent_id: 'agent_01jd5x2v7c0000000000000000',
-    title: 'Opening hours',
-    text: 'We are open 8am to 6pm, Monday to Friday.',
-  },
-  response: KnowledgeDocumentObject,
-  handler: async (req, res, { body }) => {
-    const { orgId, livemode } = req.auth!;
-    if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
-    await idempotent(req, res, 'kdoc', async (id) => {
-      const doc = await createKnowledgeDocument(
-        { orgId, livemode, agentId: body.agent_id, id, title: body.title, text: body.text },
-        async () => Boolean(await findLiveAgent(req.auth!, body.agent_id)),
-      );
-      return { status: 200, body: doc };
-    });
-  },
-});
+async function checkWebUrl(raw: string, param: string): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalidParam(param, `Invalid ${param}: must be an absolute http or https URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalidParam(param, `Invalid ${param}: must be an http or https URL.`);
+  if (url.username || url.password)
+    throw invalidParam(param, `Invalid ${param}: credentials in the URL (user:password@) are not accepted.`);
+  try {
+    await resolveWebhookHost(url, config().knowledgeCrawlAllowLoopback ? 'loopback' : false);
+  } catch (err) {
+    if (!(err instanceof WebhookAddressError)) throw err;
+    const code = err.code === 'address_refused' ? 'url_private_address' : 'url_unresolvable';
+    throw new ApiError(400, 'invalid_request_error', code, `Invalid ${param}: ${err.message}`, param);
+  }
+  url.hash = '';
+  return url.href;
+}
+
+/** The web source of a create body (null for text), checked; exactly one source must be given. */
+async function webSourceOf(body: CreateBody): Promise<WebSource | null> {
+  const given = (['text', 'url', 'sitemap_url', 'crawl'] as const).filter((k) => body[k] !== undefined);
+  if (given.length === 0) throw missingParam('text', 'Missing required param: text (or url, sitemap_url, crawl).');
+  if (given.length > 1)
+    throw invalidParam(given[1], `Invalid ${given[1]}: give only one of text, url, sitemap_url and crawl.`);
+  if (given[0] === 'text') {
+    if (body.title === undefined) throw missingParam('title');
+    if (body.refresh !== undefined) throw invalidParam('refresh', 'Invalid refresh: only web sources are refreshed.');
+    return null;
+  }
+  const base = { include: [], exclude: [], refresh: body.refresh ?? null };
+  if (body.url !== undefined) return { ...base, mode: 'url', url: await checkWebUrl(body.url, 'url'), maxPages: 1 };
+  if (body.sitemap_url !== undefined)
+    return {
+      ...base,
+      mode: 'sitemap',
+      url: await checkWebUrl(body.sitemap_url, 'sitemap_url'),
+      maxPages: CRAWL_LIMITS.defaultMaxPages,
+    };
+  const crawl = body.crawl!;
+  return {
+    ...base,
+    mode: 'crawl',
+    url: await checkWebUrl(crawl.url, 'crawl[url]'),
+    maxPages: crawl.max_pages ?? CRAWL_LIMITS.defaultMaxPages,
+    include: crawl.include ?? [],
+    exclude: crawl.exclude ?? [],
+  };
+}
+
+/**
+ * `POST /v1/knowledge` body `{agent_id, title, text}`, or a web source instead of the text: `url` (one
+ * page), `sitemap_url` (the pages a sitemap lists) or `crawl: {url, max_pages?, include?, exclude?}`, with
+ * `refresh?` (`daily`, `weekly`) → the `knowledge_document` (`kdoc_…`, `agent_id`, `title`, `characters`,
+ * `chunks`, `source`, `status`, `created`, `updated`, `livemode`; a web source answers at once with
+ * `status: "processing"` and its crawl fills it, src/services/knowledge-sources.ts). 404 naming
+ * `agent_id` for an unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for
+ * the agent; 400 `url_private_address`/`url_unresolvable` for a web URL the SSRF guard refuses.
+ */
+const createKnowledge = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/knowledge',
+    operationId: 'createKnowledgeDocument',
+    errors: {
+      '400': ['knowledge_document_limit', 'url_private_address', 'url_unresolvable'],
+      '404': ['resource_missing'],
+    },
+    tag,
+    summary: "Add a document to an agent's knowledge",
+    description: 'From text, or from a web page, a sitemap or a crawl of a site (`status: "processing"` until read).',
+    scope: 'agents:write',
+    body: createKnowledgeSchema,
+    example: {
+      agent_id: 'agent_01jd5x2v7c0000000000000000',
+      title: 'Opening hours',
+      text: 'We are open 8am to 6pm, Monday to Friday.',
+    },
+    response: KnowledgeDocumentObject,
+    handler: async (req, res, { body }) => {
+      const { orgId, livemode } = req.auth!;
+      const web = await webSourceOf(body);
+      if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
+      const isAgentLive = async () => Boolean(await findLiveAgent(req.auth!, body.agent_id));
+      await idempotent(req, res, 'kdoc', async (id) => {
+        const scope = { orgId, livemode, agentId: body.agent_id, id };
+        const doc = web
+          ? await createWebKnowledgeDocument(temporal, { ...scope, title: body.title }, web, isAgentLive)
+          : await createKnowledgeDocument({ ...scope, title: body.title!, text: body.text! }, isAgentLive);
+        return { status: 200, body: doc };
+      });
+    },
+  });
 
 /** `GET /v1/knowledge` → list of documents, newest first; `agent_id` filters (404 naming it when unknown). */
 const listKnowledge = operation({
@@ -219,7 +332,13 @@ const replaceKnowledge = operation({
     if (body.title === undefined && body.text === undefined)
       throw missingParam('text', 'Missing required param: text (or title): what to replace.');
     const id = String(req.params.id);
-    if (!(await findKnowledgeDocument(req.auth!, id))) throw notFound('knowledge document', id, 'id');
+    const found = await findKnowledgeDocument(req.auth!, id);
+    if (!found) throw notFound('knowledge document', id, 'id');
+    if (found.source.type !== 'text')
+      throw invalidParam(
+        body.text !== undefined ? 'text' : 'title',
+        'A web source is replaced by its crawls: delete it and add it again to change it.',
+      );
     await idempotent(req, res, 'req', async (requestId) => ({
       status: 200,
       body: await replaceKnowledgeDocument(req.auth!, id, requestId, { title: body.title, text: body.text }),
@@ -227,30 +346,34 @@ const replaceKnowledge = operation({
   },
 });
 
-/** `DELETE /v1/knowledge/{id}` → `{id, object: "knowledge_document", deleted: true}`; 404 when unknown or already deleted. */
-const deleteKnowledge = operation({
-  method: 'delete',
-  path: '/v1/knowledge/{id}',
-  operationId: 'deleteKnowledgeDocument',
-  tag,
-  summary: 'Delete a knowledge document',
-  scope: 'agents:write',
-  response: DeletedObject,
-  handler: async (req, res) => {
-    const id = String(req.params.id);
-    if (!(await deleteKnowledgeDocument(req.auth!, id))) throw notFound('knowledge document', id, 'id');
-    res.json({ id, object: 'knowledge_document' as const, deleted: true });
-  },
-});
+/**
+ * `DELETE /v1/knowledge/{id}` → `{id, object: "knowledge_document", deleted: true}`; 404 when unknown or
+ * already deleted. A web source's refresh schedule and running crawls go first, then every chunk.
+ */
+const deleteKnowledgeOperation = (temporal: Client) =>
+  operation({
+    method: 'delete',
+    path: '/v1/knowledge/{id}',
+    operationId: 'deleteKnowledgeDocument',
+    tag,
+    summary: 'Delete a knowledge document',
+    scope: 'agents:write',
+    response: DeletedObject,
+    handler: async (req, res) => {
+      const id = String(req.params.id);
+      if (!(await deleteKnowledge(temporal, req.auth!, id))) throw notFound('knowledge document', id, 'id');
+      res.json({ id, object: 'knowledge_document' as const, deleted: true });
+    },
+  });
 
 /** Routes under `/v1/knowledge` (mounted there by src/api/app.ts). */
-export function knowledgeRouter(): Router {
+export function knowledgeRouter(temporal: Client): Router {
   return operationsRouter('/v1/knowledge', [
-    createKnowledge,
+    createKnowledge(temporal),
     listKnowledge,
     searchKnowledgeOperation,
     retrieveKnowledge,
     replaceKnowledge,
-    deleteKnowledge,
+    deleteKnowledgeOperation(temporal),
   ]);
 }

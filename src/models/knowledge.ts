@@ -35,6 +35,21 @@ const documentSchema = new Schema(
     agent_id: { type: String, required: true },
     created: { type: Number, required: true },
     deleted_ms: { type: Number, default: null },
+    /**
+     * Where the content comes from, set at creation: `text` (null: documents stored before sources),
+     * `url` or `crawl` (a web page or site, crawled by src/services/knowledge-crawl.ts into revisions; its
+     * progress in src/models/knowledge-crawls.ts `KnowledgeCrawl`).
+     */
+    source: {
+      type: new Schema(
+        {
+          type: { type: String, enum: ['text', 'url', 'crawl'], required: true },
+          url: { type: String, default: null },
+        },
+        { _id: false, versionKey: false },
+      ),
+      default: null,
+    },
   },
   base,
 );
@@ -68,6 +83,12 @@ const chunkSchema = new Schema(
     /** Position of the chunk in the document, from 0. */
     n: { type: Number, required: true },
     text: { type: String, required: true },
+    /** The heading the chunk's text follows (null before any, and for plain text). */
+    heading: { type: String, default: undefined },
+    /** The web page the chunk was read from (a crawl's documents). */
+    url: { type: String, default: undefined },
+    /** sha256 (hex) of the text of the page the chunk was read from: a re-crawl keeps the chunks of an unchanged page. */
+    content_hash: { type: String, default: undefined },
   },
   base,
 );
@@ -104,6 +125,29 @@ export type KnowledgeDocumentDoc = InferSchemaType<typeof documentSchema>;
 export type KnowledgeRevisionDoc = InferSchemaType<typeof revisionSchema>;
 export type KnowledgeChunkDoc = InferSchemaType<typeof chunkSchema>;
 
+/** The progress of a web source's latest crawl (`knowledge_document.crawl`). */
+export const CrawlProgressObject = z
+  .object({
+    pages_found: z.number().int().meta({ description: 'Pages found in scope so far (at most `max_pages`).' }),
+    pages_fetched: z.number().int().meta({ description: 'Pages read and kept.' }),
+    pages_failed: z.number().int(),
+    failures: z
+      .array(z.object({ url: z.string(), reason: z.string() }))
+      .meta({ description: 'Why pages failed (the first 100).' }),
+    running: z.boolean().meta({ description: 'True while a crawl (the first one or a refresh) runs.' }),
+    last_crawled: unix.nullable().meta({ description: 'When the latest finished crawl ended.' }),
+  })
+  .meta({ description: 'Web sources only: the latest (or running) crawl.' });
+export type CrawlProgressObject = z.output<typeof CrawlProgressObject>;
+
+/** What a web source adds to its document: status, failure reason, refresh and progress. */
+export interface CrawlView {
+  status: 'processing' | 'ready' | 'failed';
+  failure_reason: string | null;
+  refresh: 'daily' | 'weekly' | null;
+  crawl: CrawlProgressObject;
+}
+
 /** The `knowledge_document` object as the API answers it (the OpenAPI component `KnowledgeDocument`). */
 export const KnowledgeDocumentObject = apiObject(
   'KnowledgeDocument',
@@ -118,6 +162,23 @@ export const KnowledgeDocumentObject = apiObject(
     chunks: z.number().int(),
     created: unix,
     updated: unix,
+    source: z
+      .object({
+        type: z.enum(['text', 'url', 'crawl']),
+        url: z.string().optional().meta({ description: 'The page, the sitemap, or the first page of the crawl.' }),
+      })
+      .meta({ description: 'Where the content comes from.' }),
+    status: z.enum(['processing', 'ready', 'failed']).meta({
+      description:
+        '`processing` while the first crawl of a web source runs (its content empty), `ready` once searchable, `failed` when no page could be read (`failure_reason`).',
+    }),
+    failure_reason: z.string().nullable(),
+    refresh: z
+      .enum(['daily', 'weekly'])
+      .nullable()
+      .optional()
+      .meta({ description: 'Web sources: how often the site is crawled again (null: never).' }),
+    crawl: CrawlProgressObject.optional(),
   }),
 );
 export type KnowledgeDocumentObject = z.output<typeof KnowledgeDocumentObject>;
@@ -125,11 +186,15 @@ export type KnowledgeDocumentObject = z.output<typeof KnowledgeDocumentObject>;
 /**
  * The `knowledge_document` object: `title`, `characters` and `chunks` of its current revision, `updated`
  * (unix seconds) when that revision was written. The text itself is not returned (keep your source).
+ * A web source (`source.type` `url` or `crawl`) adds its crawl's `status`, `failure_reason`, `refresh`
+ * and `crawl` progress (`crawl`, from src/models/knowledge-crawls.ts); text is always `ready`.
  */
 export function renderKnowledgeDocument(
   doc: WithId<KnowledgeDocumentDoc>,
   revision: WithId<KnowledgeRevisionDoc>,
+  crawl?: CrawlView | null,
 ): KnowledgeDocumentObject {
+  const source = doc.source?.type && doc.source.type !== 'text' ? doc.source : null;
   return {
     id: doc._id,
     object: 'knowledge_document' as const,
@@ -140,6 +205,10 @@ export function renderKnowledgeDocument(
     chunks: revision.chunks,
     created: doc.created,
     updated: seconds(revision.created_ms)!,
+    source: source ? { type: source.type, url: source.url ?? undefined } : { type: 'text' as const },
+    status: crawl?.status ?? 'ready',
+    failure_reason: crawl?.failure_reason ?? null,
+    ...(source && crawl ? { refresh: crawl.refresh, crawl: crawl.crawl } : {}),
   };
 }
 
