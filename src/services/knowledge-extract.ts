@@ -7,7 +7,7 @@
  * `@mozilla/readability` (Firefox Reader View's algorithm: navigation, footers and sidebars left out),
  * the whole `<body>` when Readability finds no article. Sections start at each `h1`–`h6`; block elements
  * (paragraphs, list items, table rows…) become paragraphs (blank-line separated, what `chunkText` splits
- * on). Scripts, styles and templates are never text. Title: `<title>`, else Readability's, else the first
+ * on). Scripts, styles, templates and navigation (`nav`) are never text. Title: `<title>`, else Readability's, else the first
  * heading.
  */
 import { Readability } from '@mozilla/readability';
@@ -38,7 +38,7 @@ export class KnowledgeSourceError extends Error {
 }
 
 /** Elements whose text is never content. */
-const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'HEAD']);
+const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'HEAD', 'NAV']);
 /** Elements that end a paragraph. */
 const BLOCKS = new Set([
   'P',
@@ -80,6 +80,7 @@ interface DomNode {
 interface HtmlDocument extends DomNode {
   title: string | null;
   body: DomNode | null;
+  querySelector(selector: string): DomNode | null;
 }
 
 /** A parsed HTML document (linkedom). */
@@ -152,7 +153,12 @@ function extractHtml(html: string): ExtractedDocument {
     article = null;
   }
   let sections: ExtractedSection[] = [];
-  if (article?.content) sections = sectionsOf(parse(`<html><body>${article.content}</body></html>`));
+  if (article?.content) {
+    sections = sectionsOf(parse(`<html><body>${article.content}</body></html>`));
+    // Readability drops a heading it took as the article's title: the text before the next heading is its.
+    const h1 = (document.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (h1 && sections[0]?.heading === null && !sections.some((s) => s.heading === h1)) sections[0].heading = h1;
+  }
   // A short page (or one Readability finds no article in) is read whole.
   const length = (s: ExtractedSection[]) => s.reduce((n, x) => n + x.text.length, 0);
   if (length(sections) < 200) {
