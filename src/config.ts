@@ -134,6 +134,14 @@ export interface Config {
    */
   webhookRefusedPorts: number[];
   /**
+   * Let knowledge crawls fetch from loopback addresses (`KNOWLEDGE_CRAWL_ALLOW_LOOPBACK=1`; tests and
+   * local development): only loopback, every other non-public address (private, link-local, metadata…)
+   * stays refused, unlike `WEBHOOK_ALLOW_PRIVATE`. src/services/knowledge-fetch.ts.
+   */
+  knowledgeCrawlAllowLoopback: boolean;
+  /** Time limit of one page fetch of a knowledge crawl, redirects and body included (`KNOWLEDGE_CRAWL_PAGE_TIMEOUT_MS`, default 20,000). */
+  knowledgeCrawlPageTimeoutMs: number;
+  /**
    * Task queue of `webhookDeliveryWorkflow` (`WEBHOOK_TASK_QUEUE`); undefined means `taskQueue`. Set it
    * to keep slow webhook endpoints away from call traffic, and run a worker with that TEMPORAL_TASK_QUEUE.
    */
@@ -534,6 +542,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: count('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', env.WEBHOOK_ALLOW_PRIVATE),
     webhookRefusedPorts: refusedPorts(env),
+    knowledgeCrawlAllowLoopback: bool('KNOWLEDGE_CRAWL_ALLOW_LOOPBACK', env.KNOWLEDGE_CRAWL_ALLOW_LOOPBACK),
+    knowledgeCrawlPageTimeoutMs: ms('KNOWLEDGE_CRAWL_PAGE_TIMEOUT_MS', env.KNOWLEDGE_CRAWL_PAGE_TIMEOUT_MS, 20_000),
     webhookTaskQueue: opt(env.WEBHOOK_TASK_QUEUE),
     webhookRetryInitialIntervalMs: ms(
       'WEBHOOK_RETRY_INITIAL_INTERVAL_MS',

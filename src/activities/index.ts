@@ -5,6 +5,12 @@
 export { ensureCallRecord, transitionCall, recordTurns, interruptTurns, reconcileCalls } from './calls';
 export { generateReply } from './llm';
 export { searchKnowledge } from './knowledge';
+export {
+  beginKnowledgeCrawl,
+  crawlKnowledgePage,
+  recordKnowledgeCrawlProgress,
+  commitKnowledgeCrawl,
+} from './knowledge-crawl';
 export { resolveTools, runTool } from './tools';
 export {
   placeCall,

@@ -5,6 +5,7 @@
  * An agent belongs to the key's organization and mode. Calls keep a snapshot of their agent, so an update
  * or a deletion never changes a call in flight; a deleted agent is missing (404) for reads and new calls.
  */
+import type { Client } from '@temporalio/client';
 import type { Router } from 'express';
 import { z } from 'zod';
 import {
@@ -22,7 +23,7 @@ import { insertIfAbsent } from '../models/store';
 import { checkTrafficSplit, writeFirstVersion } from '../services/agent-versions';
 import { DeletedObject, listOf, recordingSettingsObject } from '../models/wire';
 import { invalidParam, notFound } from '../errors';
-import { deleteAgentKnowledge } from '../services/knowledge';
+import { deleteAgentKnowledgeAndSources } from '../services/knowledge-sources';
 import { checkAgentToolIds, dropDeletedTools, MAX_AGENT_TOOLS } from '../services/tools';
 import { applyAgentUpdate } from '../services/agent-updates';
 import type { AuthContext } from './middleware';
@@ -507,35 +508,36 @@ function agentUpdateFields(
  * missing from then on: GET and lists omit it, `POST /v1/calls`, `/v1/bulk-calls`, `/v1/messages`,
  * `/v1/phone_numbers` and `/v1/knowledge` with it are 404 naming `agent_id` (src/models/agents.ts
  * `findLiveAgent`); calls in flight keep their snapshot and run to their end, a campaign dials no more
- * with it, and a conversation's next turn goes to another agent (`answeringAgent`). Its knowledge documents are deleted with it.
- * 404 `resource_missing` when unknown or already deleted.
+ * with it, and a conversation's next turn goes to another agent (`answeringAgent`). Its knowledge documents are deleted with it
+ * (web sources' refresh schedules and running crawls too). 404 `resource_missing` when unknown or already deleted.
  */
-const deleteAgent = operation({
-  method: 'delete',
-  path: '/v1/agents/{id}',
-  operationId: 'deleteAgent',
-  tag,
-  summary: 'Delete an agent',
-  description: 'Calls already placed keep it; new calls naming it are 404.',
-  scope: 'agents:write',
-  response: DeletedObject,
-  handler: async (req, res) => {
-    const id = String(req.params.id);
-    const { orgId, livemode } = req.auth!;
-    const doc = await Agent.findOneAndUpdate(
-      { _id: id, org_id: orgId, livemode, deleted_ms: null },
-      { $set: { deleted_ms: Date.now() } },
-      { returnDocument: 'after' },
-    ).lean();
-    const known = doc ?? (await Agent.findOne({ _id: id, org_id: orgId, livemode }).lean());
-    // Also for an agent already deleted: finishes the erasure of a deletion that crashed half-way.
-    if (known) await deleteAgentKnowledge({ orgId, livemode, agentId: id });
-    if (!doc) throw notFound('agent', id, 'id');
-    res.json({ id, object: 'agent' as const, deleted: true });
-  },
-});
+const deleteAgent = (temporal: Client) =>
+  operation({
+    method: 'delete',
+    path: '/v1/agents/{id}',
+    operationId: 'deleteAgent',
+    tag,
+    summary: 'Delete an agent',
+    description: 'Calls already placed keep it; new calls naming it are 404.',
+    scope: 'agents:write',
+    response: DeletedObject,
+    handler: async (req, res) => {
+      const id = String(req.params.id);
+      const { orgId, livemode } = req.auth!;
+      const doc = await Agent.findOneAndUpdate(
+        { _id: id, org_id: orgId, livemode, deleted_ms: null },
+        { $set: { deleted_ms: Date.now() } },
+        { returnDocument: 'after' },
+      ).lean();
+      const known = doc ?? (await Agent.findOne({ _id: id, org_id: orgId, livemode }).lean());
+      // Also for an agent already deleted: finishes the erasure of a deletion that crashed half-way.
+      if (known) await deleteAgentKnowledgeAndSources(temporal, { orgId, livemode, agentId: id });
+      if (!doc) throw notFound('agent', id, 'id');
+      res.json({ id, object: 'agent' as const, deleted: true });
+    },
+  });
 
 /** Routes under `/v1/agents` (mounted there by src/api/app.ts). */
-export function agentsRouter(): Router {
-  return operationsRouter('/v1/agents', [createAgent, listAgents, retrieveAgent, updateAgent, deleteAgent]);
+export function agentsRouter(temporal: Client): Router {
+  return operationsRouter('/v1/agents', [createAgent, listAgents, retrieveAgent, updateAgent, deleteAgent(temporal)]);
 }

@@ -96,12 +96,12 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(jsonBody);
   v1.use(auditRequests); // an audit entry per write and per recording/transcript read
   v1.use(noQueryOnWrites);
-  v1.use('/agents', agentsRouter());
+  v1.use('/agents', agentsRouter(deps.temporal));
   v1.use('/agents', agentVersionsRouter()); // `/v1/agents/{id}/versions…`
   v1.use('/tools', toolsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/calls', callRecordingsRouter(deps.temporal));
-  v1.use('/knowledge', knowledgeRouter());
+  v1.use('/knowledge', knowledgeRouter(deps.temporal));
   v1.use('/contacts', contactsRouter(deps.temporal));
   v1.use('/erasures', erasuresRouter());
   v1.use('/records', recordsRouter());

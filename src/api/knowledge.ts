@@ -3,7 +3,8 @@
  * `agents:write`; DESIGN.md section 10), what an agent's assistant knows:
  *
  *   POST   /v1/knowledge              `{agent_id, title, text}`, or a file (`file_base64` + `filename`, or
- *                                      multipart `file`) → `knowledge_document` (Idempotency-Key)
+ *                                      multipart `file`), or a web source (`url`, `sitemap_url`, `crawl`;
+ *                                      `refresh?`) → `knowledge_document` (Idempotency-Key)
  *   GET    /v1/knowledge              list, newest first; filter `agent_id`
  *   GET    /v1/knowledge/search       `agent_id`, `query`, `limit?` → the best chunks (what the assistant would get)
  *   GET    /v1/knowledge/{id}         the document
@@ -14,6 +15,7 @@
  * request bodies here may be 28 MB); at most 1,000 documents per agent. Once a write has answered, no search in any process
  * returns what it replaced or deleted (src/services/knowledge.ts).
  */
+import type { Client } from '@temporalio/client';
 import type { Request, RequestHandler, Router } from 'express';
 import multer from 'multer';
 import { z } from 'zod';
@@ -27,7 +29,6 @@ import {
 import { DeletedObject, listOf } from '../models/wire';
 import {
   createKnowledgeDocument,
-  deleteKnowledgeDocument,
   fileContent,
   findKnowledgeDocument,
   KNOWLEDGE_LIMITS,
@@ -38,6 +39,8 @@ import {
 } from '../services/knowledge';
 import { findLiveAgent } from '../models/agents';
 import { FILE_LIMITS } from '../services/knowledge-extract';
+import { createWebKnowledgeDocument, deleteKnowledge } from '../services/knowledge-sources';
+import { webSourceFields, webSourceOf } from './knowledge-web';
 import { largeJsonBody } from './middleware';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
@@ -160,8 +163,12 @@ const base64 = z
 
 export const createKnowledgeSchema = z.strictObject({
   agent_id: z.string().min(1),
-  title: title.optional().describe("Required with `text`; a file's defaults to its own title, else its name."),
-  text: text.optional().describe('The document as text; or give a file instead.'),
+  title: title
+    .optional()
+    .describe(
+      "Required with `text`; a file's defaults to its own title, else its name; a web source's to its first page's title.",
+    ),
+  text: text.optional().describe('The document as text. Exactly one of `text`, a file, `url`, `sitemap_url`, `crawl`.'),
   file_base64: base64
     .optional()
     .describe(
@@ -179,6 +186,7 @@ export const createKnowledgeSchema = z.strictObject({
     .max(255)
     .optional()
     .describe("The file's type, when its name has no known extension (`application/pdf`, `text/csv`, …)."),
+  ...webSourceFields,
 });
 
 /** The same fields as a `multipart/form-data` upload (documented only: the parser maps it to the JSON shape). */
@@ -203,6 +211,32 @@ function stringParam(query: Record<string, unknown>, name: string): string | und
 
 const tag = 'Knowledge';
 
+/** The source fields of a create body: exactly one of them is given. */
+const SOURCES = ['text', 'file_base64', 'url', 'sitemap_url', 'crawl'] as const;
+
+/**
+ * Checks that a create body gives exactly one source.
+ * @throws ApiError 400 `parameter_missing` naming `text` for none; `parameter_invalid` naming the second one given
+ */
+function oneSource(body: z.output<typeof createKnowledgeSchema>): void {
+  const given = SOURCES.filter((k) => body[k] !== undefined);
+  if (given.length === 0 && (body.filename !== undefined || body.content_type !== undefined))
+    throw missingParam(
+      'file_base64',
+      'Missing required param: file_base64 (filename and content_type describe a file).',
+    );
+  if (given.length === 0)
+    throw missingParam(
+      'text',
+      'Missing required param: text (or a file: file_base64 and filename, or a multipart file; or url, sitemap_url, crawl).',
+    );
+  if (given.length > 1)
+    throw invalidParam(
+      given[1],
+      `Invalid ${given[1]}: give only one of text, a file (file_base64 or a multipart file), url, sitemap_url and crawl.`,
+    );
+}
+
 /** The file of a create request (`file_base64` + `filename`), decoded; null when it has none. */
 function fileOf(
   body: z.output<typeof createKnowledgeSchema>,
@@ -215,7 +249,6 @@ function fileOf(
       );
     return null;
   }
-  if (body.text !== undefined) throw invalidParam('text', 'Invalid text: give either text or a file, not both.');
   if (body.filename === undefined)
     throw missingParam('filename', "Missing required param: filename (its extension gives the file's type).");
   const bytes = Buffer.from(body.file_base64, 'base64');
@@ -235,52 +268,63 @@ function fileOf(
  * documents for the agent; 400 `file_type_unsupported` naming `filename` (or `file`) for a type not
  * taken; 400 `file_too_large` past 20 MB.
  */
-const createKnowledge = operation({
-  method: 'post',
-  path: '/v1/knowledge',
-  operationId: 'createKnowledgeDocument',
-  errors: {
-    '400': ['knowledge_document_limit', 'file_type_unsupported', 'file_too_large'],
-    '404': ['resource_missing'],
-  },
-  tag,
-  summary: "Add a document to an agent's knowledge",
-  description: `Text, or a file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most ${FILE_LIMITS.maxFileBytes / MB} MB, as \`file_base64\` + \`filename\` or a \`multipart/form-data\` upload with a \`file\` part), extracted while the request runs: the answer is \`ready\`, or \`failed\` with a \`failure_reason\`.`,
-  scope: 'agents:write',
-  body: createKnowledgeSchema,
-  multipart: createKnowledgeMultipart,
-  example: {
-    agent_id: 'agent_01jd5x2v7c0000000000000000',
-    title: 'Opening hours',
-    text: 'We are open 8am to 6pm, Monday to Friday.',
-  },
-  response: KnowledgeDocumentObject,
-  handler: async (req, res, { body }) => {
-    const { orgId, livemode } = req.auth!;
-    const file = fileOf(body);
-    if (!file && body.text === undefined)
-      throw missingParam(
-        'text',
-        'Missing required param: text (or a file: file_base64 and filename, or a multipart file).',
-      );
-    if (!file && body.title === undefined) throw missingParam('title');
-    if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
-    await idempotent(req, res, 'kdoc', async (id) => {
-      const content = file
-        ? await fileContent(file, req.is('multipart/form-data') ? 'file' : 'filename')
-        : textContent(body.text!);
-      const documentTitle = (body.title ?? content.title?.trim() ?? file!.filename).slice(
-        0,
-        KNOWLEDGE_LIMITS.maxTitleCharacters,
-      );
-      const doc = await createKnowledgeDocument(
-        { orgId, livemode, agentId: body.agent_id, id, title: documentTitle || file!.filename, content },
-        async () => Boolean(await findLiveAgent(req.auth!, body.agent_id)),
-      );
-      return { status: 200, body: doc };
-    });
-  },
-});
+const createKnowledge = (temporal: Client) =>
+  operation({
+    method: 'post',
+    path: '/v1/knowledge',
+    operationId: 'createKnowledgeDocument',
+    errors: {
+      '400': [
+        'knowledge_document_limit',
+        'file_type_unsupported',
+        'file_too_large',
+        'url_private_address',
+        'url_unresolvable',
+      ],
+      '404': ['resource_missing'],
+    },
+    tag,
+    summary: "Add a document to an agent's knowledge",
+    description: `Text; or a file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most ${FILE_LIMITS.maxFileBytes / MB} MB, as \`file_base64\` + \`filename\` or a \`multipart/form-data\` upload with a \`file\` part), extracted while the request runs: the answer is \`ready\`, or \`failed\` with a \`failure_reason\`; or a web page, a sitemap or a crawl of a site (\`status: "processing"\` until read).`,
+    scope: 'agents:write',
+    body: createKnowledgeSchema,
+    multipart: createKnowledgeMultipart,
+    example: {
+      agent_id: 'agent_01jd5x2v7c0000000000000000',
+      title: 'Opening hours',
+      text: 'We are open 8am to 6pm, Monday to Friday.',
+    },
+    response: KnowledgeDocumentObject,
+    handler: async (req, res, { body }) => {
+      const { orgId, livemode } = req.auth!;
+      oneSource(body);
+      const file = fileOf(body);
+      const web = await webSourceOf(body);
+      if (!file && !web && body.title === undefined) throw missingParam('title');
+      if (!(await findLiveAgent(req.auth!, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
+      const isAgentLive = async () => Boolean(await findLiveAgent(req.auth!, body.agent_id));
+      await idempotent(req, res, 'kdoc', async (id) => {
+        const scope = { orgId, livemode, agentId: body.agent_id, id };
+        if (web)
+          return {
+            status: 200,
+            body: await createWebKnowledgeDocument(temporal, { ...scope, title: body.title }, web, isAgentLive),
+          };
+        const content = file
+          ? await fileContent(file, req.is('multipart/form-data') ? 'file' : 'filename')
+          : textContent(body.text!);
+        const documentTitle = (body.title ?? content.title?.trim() ?? file!.filename).slice(
+          0,
+          KNOWLEDGE_LIMITS.maxTitleCharacters,
+        );
+        const doc = await createKnowledgeDocument(
+          { ...scope, title: documentTitle || file!.filename, content },
+          isAgentLive,
+        );
+        return { status: 200, body: doc };
+      });
+    },
+  });
 
 /** `GET /v1/knowledge` → list of documents, newest first; `agent_id` filters (404 naming it when unknown). */
 const listKnowledge = operation({
@@ -390,7 +434,13 @@ const replaceKnowledge = operation({
     if (body.title === undefined && body.text === undefined)
       throw missingParam('text', 'Missing required param: text (or title): what to replace.');
     const id = String(req.params.id);
-    if (!(await findKnowledgeDocument(req.auth!, id))) throw notFound('knowledge document', id, 'id');
+    const found = await findKnowledgeDocument(req.auth!, id);
+    if (!found) throw notFound('knowledge document', id, 'id');
+    if (found.source.type === 'url' || found.source.type === 'crawl')
+      throw invalidParam(
+        body.text !== undefined ? 'text' : 'title',
+        'A web source is replaced by its crawls: delete it and add it again to change it.',
+      );
     await idempotent(req, res, 'req', async (requestId) => ({
       status: 200,
       body: await replaceKnowledgeDocument(req.auth!, id, requestId, { title: body.title, text: body.text }),
@@ -398,30 +448,33 @@ const replaceKnowledge = operation({
   },
 });
 
-/** `DELETE /v1/knowledge/{id}` → `{id, object: "knowledge_document", deleted: true}`; 404 when unknown or already deleted. */
-const deleteKnowledge = operation({
-  method: 'delete',
-  path: '/v1/knowledge/{id}',
-  operationId: 'deleteKnowledgeDocument',
-  tag,
-  summary: 'Delete a knowledge document',
-  scope: 'agents:write',
-  response: DeletedObject,
-  handler: async (req, res) => {
-    const id = String(req.params.id);
-    if (!(await deleteKnowledgeDocument(req.auth!, id))) throw notFound('knowledge document', id, 'id');
-    res.json({ id, object: 'knowledge_document' as const, deleted: true });
-  },
-});
+/**
+ * `DELETE /v1/knowledge/{id}` → `{id, object: "knowledge_document", deleted: true}`; 404 when unknown or
+ * already deleted. A web source's refresh schedule and running crawls go first, then every chunk.
+ */
+const deleteKnowledgeOperation = (temporal: Client) =>
+  operation({
+    method: 'delete',
+    path: '/v1/knowledge/{id}',
+    operationId: 'deleteKnowledgeDocument',
+    tag,
+    summary: 'Delete a knowledge document',
+    scope: 'agents:write',
+    response: DeletedObject,
+    handler: async (req, res) => {
+      const id = String(req.params.id);
+      if (!(await deleteKnowledge(temporal, req.auth!, id))) throw notFound('knowledge document', id, 'id');
+      res.json({ id, object: 'knowledge_document' as const, deleted: true });
+    },
+  });
 
-/** Routes under `/v1/knowledge` (mounted there by src/api/app.ts). */
-export function knowledgeRouter(): Router {
+export function knowledgeRouter(temporal: Client): Router {
   return operationsRouter('/v1/knowledge', [
-    createKnowledge,
+    createKnowledge(temporal),
     listKnowledge,
     searchKnowledgeOperation,
     retrieveKnowledge,
     replaceKnowledge,
-    deleteKnowledge,
+    deleteKnowledgeOperation(temporal),
   ]);
 }

@@ -35,6 +35,21 @@ const documentSchema = new Schema(
     agent_id: { type: String, required: true },
     created: { type: Number, required: true },
     deleted_ms: { type: Number, default: null },
+    /**
+     * Where the content comes from, set at creation: `text` (null: documents stored before sources),
+     * `url` or `crawl` (a web page or site, crawled by src/services/knowledge-crawl.ts into revisions; its
+     * progress in src/models/knowledge-crawls.ts `KnowledgeCrawl`).
+     */
+    source: {
+      type: new Schema(
+        {
+          type: { type: String, enum: ['text', 'url', 'crawl'], required: true },
+          url: { type: String, default: null },
+        },
+        { _id: false, versionKey: false },
+      ),
+      default: null,
+    },
   },
   base,
 );
@@ -75,10 +90,14 @@ const chunkSchema = new Schema(
     /** Position of the chunk in the document, from 0. */
     n: { type: Number, required: true },
     text: { type: String, required: true },
-    /** The heading the chunk sits under in its file (chunks never straddle one); absent for text. */
+    /** The heading the chunk sits under (chunks never straddle one); absent before any, and for plain text. */
     heading: { type: String, default: undefined },
     /** The 1-based page of a PDF the chunk comes from; absent otherwise. */
     page: { type: Number, default: undefined },
+    /** The web page the chunk was read from (a crawl's documents). */
+    url: { type: String, default: undefined },
+    /** sha256 (hex) of the text of the page the chunk was read from: a re-crawl keeps the chunks of an unchanged page. */
+    content_hash: { type: String, default: undefined },
   },
   base,
 );
@@ -125,6 +144,29 @@ export const KnowledgeSource = z.object({
 });
 export type KnowledgeSource = z.output<typeof KnowledgeSource>;
 
+/** The progress of a web source's latest crawl (`knowledge_document.crawl`). */
+export const CrawlProgressObject = z
+  .object({
+    pages_found: z.number().int().meta({ description: 'Pages found in scope so far (at most `max_pages`).' }),
+    pages_fetched: z.number().int().meta({ description: 'Pages read and kept.' }),
+    pages_failed: z.number().int(),
+    failures: z
+      .array(z.object({ url: z.string(), reason: z.string() }))
+      .meta({ description: 'Why pages failed (the first 100).' }),
+    running: z.boolean().meta({ description: 'True while a crawl (the first one or a refresh) runs.' }),
+    last_crawled: unix.nullable().meta({ description: 'When the latest finished crawl ended.' }),
+  })
+  .meta({ description: 'Web sources only: the latest (or running) crawl.' });
+export type CrawlProgressObject = z.output<typeof CrawlProgressObject>;
+
+/** What a web source adds to its document: status, failure reason, refresh and progress. */
+export interface CrawlView {
+  status: 'processing' | 'ready' | 'failed';
+  failure_reason: string | null;
+  refresh: 'daily' | 'weekly' | null;
+  crawl: CrawlProgressObject;
+}
+
 /** The `knowledge_document` object as the API answers it (the OpenAPI component `KnowledgeDocument`). */
 export const KnowledgeDocumentObject = apiObject(
   'KnowledgeDocument',
@@ -138,18 +180,23 @@ export const KnowledgeDocumentObject = apiObject(
     characters: z.number().int(),
     chunks: z.number().int(),
     source: KnowledgeSource,
-    status: z
-      .enum(['processing', 'ready', 'failed'])
-      .describe('`ready` once searchable; `failed` when the source gave no text (see `failure_reason`).'),
-    failure_reason: z
-      .string()
-      .nullable()
-      .describe(
-        'Why a `failed` document has no text: `pdf_encrypted`, `file_corrupt`, `file_too_large_uncompressed`, `no_text`, `text_too_long`, `extraction_timeout`; null otherwise.',
-      ),
-    failure_message: z.string().nullable().describe('The same in a sentence; null unless `failed`.'),
+    status: z.enum(['processing', 'ready', 'failed']).meta({
+      description:
+        '`ready` once searchable; `processing` while the first crawl of a web source runs (its content empty); `failed` when the source gave no text (see `failure_reason`).',
+    }),
+    failure_reason: z.string().nullable().meta({
+      description:
+        "Why a `failed` document has no text: a file's `pdf_encrypted`, `file_corrupt`, `file_too_large_uncompressed`, `no_text`, `text_too_long`, `extraction_timeout`, or a web source's reason when no page could be read; null otherwise.",
+    }),
+    failure_message: z.string().nullable().meta({ description: "A file's failure in a sentence; null otherwise." }),
     created: unix,
     updated: unix,
+    refresh: z
+      .enum(['daily', 'weekly'])
+      .nullable()
+      .optional()
+      .meta({ description: 'Web sources: how often the site is crawled again (null: never).' }),
+    crawl: CrawlProgressObject.optional(),
   }),
 );
 export type KnowledgeDocumentObject = z.output<typeof KnowledgeDocumentObject>;
@@ -158,11 +205,15 @@ export type KnowledgeDocumentObject = z.output<typeof KnowledgeDocumentObject>;
  * The `knowledge_document` object: `title`, `characters`, `chunks`, `source`, `status` and failure of its
  * current revision (a revision without them is posted text: `{type: "text"}`, `ready`), `updated`
  * (unix seconds) when that revision was written. The text itself is not returned (keep your source).
+ * A web source (`source.type` `url` or `crawl`) adds its crawl's `status`, `failure_reason`, `refresh`
+ * and `crawl` progress (`crawl`, from src/models/knowledge-crawls.ts); text is always `ready`.
  */
 export function renderKnowledgeDocument(
   doc: WithId<KnowledgeDocumentDoc>,
   revision: WithId<KnowledgeRevisionDoc>,
+  crawl?: CrawlView | null,
 ): KnowledgeDocumentObject {
+  const web = doc.source?.type && doc.source.type !== 'text' ? doc.source : null;
   return {
     id: doc._id,
     object: 'knowledge_document' as const,
@@ -171,12 +222,15 @@ export function renderKnowledgeDocument(
     title: revision.title,
     characters: revision.characters,
     chunks: revision.chunks,
-    source: (revision.source as KnowledgeSource | undefined) ?? { type: 'text' },
-    status: (revision.status as 'failed' | undefined) ?? 'ready',
-    failure_reason: revision.failure_reason ?? null,
+    source: web
+      ? { type: web.type, ...(web.url ? { url: web.url } : {}) }
+      : ((revision.source as KnowledgeSource | undefined) ?? { type: 'text' }),
+    status: crawl?.status ?? (revision.status as 'failed' | undefined) ?? 'ready',
+    failure_reason: crawl?.failure_reason ?? revision.failure_reason ?? null,
     failure_message: revision.failure_message ?? null,
     created: doc.created,
     updated: seconds(revision.created_ms)!,
+    ...(web && crawl ? { refresh: crawl.refresh, crawl: crawl.crawl } : {}),
   };
 }
 

@@ -168,12 +168,13 @@ export const DNS_TIMEOUT_MS = 5_000;
 
 /**
  * Resolves the host of an `https:` URL to every address it has and checks them all, and its port.
- * @param allowPrivate skip the refusal of non-public addresses (`WEBHOOK_ALLOW_PRIVATE`); a refused port
+ * @param allowPrivate skip the refusal of non-public addresses (`WEBHOOK_ALLOW_PRIVATE`), or of loopback
+ *   ones only (`'loopback'`: knowledge crawls' `KNOWLEDGE_CRAWL_ALLOW_LOOPBACK`); a refused port
  *   (`WEBHOOK_REFUSED_PORTS`) and the service's own public addresses are refused all the same
  * @returns the addresses, in resolver order (the first one is used to connect)
  * @throws WebhookAddressError `host_unresolvable` or `address_refused` (naming the address or port and why)
  */
-export async function resolveWebhookHost(url: URL, allowPrivate: boolean): Promise<ResolvedAddress[]> {
+export async function resolveWebhookHost(url: URL, allowPrivate: boolean | 'loopback'): Promise<ResolvedAddress[]> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = portOfUrl(url);
   if (config().webhookRefusedPorts.includes(port))
@@ -212,7 +213,7 @@ export async function resolveWebhookHost(url: URL, allowPrivate: boolean): Promi
   const own = await ownPublicAddresses();
   for (const a of addresses) {
     const kind = refusedAddressKind(a.address);
-    if (kind && !allowPrivate) {
+    if (kind && allowPrivate !== true && !(allowPrivate === 'loopback' && kind === 'loopback')) {
       throw new WebhookAddressError(
         `The host ${host} resolves to ${a.address}, a ${KIND_WORDS[kind] ?? kind.replace('_', '-')} address; the service sends requests only to hosts on the public internet.`,
         'address_refused',

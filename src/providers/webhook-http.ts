@@ -66,7 +66,7 @@ export interface HttpsRequestOptions extends Omit<PostWebhookOptions, 'body'> {
 }
 
 /** A DNS lookup that answers `pinned` whatever it is asked: the socket connects to the checked address only. */
-function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
+export function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   return (_hostname, options, callback) => {
     if ((options as { all?: boolean }).all)
       (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);

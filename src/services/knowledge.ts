@@ -16,7 +16,8 @@
  */
 import MiniSearch from 'minisearch';
 import { ApiError, notFound } from '../errors';
-import { insertIfAbsent, isDuplicateKey, type WithId } from '../models/store';
+import { insertIfAbsent, isDuplicateKey, seconds, type WithId } from '../models/store';
+import { KnowledgeCrawl, KnowledgePage } from '../models/knowledge-crawls';
 import {
   KnowledgeChange,
   KnowledgeChunk,
@@ -24,6 +25,7 @@ import {
   KnowledgeDocument,
   KnowledgeRevision,
   renderKnowledgeDocument,
+  type CrawlView,
   type KnowledgeDocumentDoc,
   type KnowledgeDocumentObject,
   type KnowledgeRevisionDoc,
@@ -69,11 +71,18 @@ export interface KnowledgeHit extends KnowledgeRef {
   score: number;
 }
 
-/** A chunk to store: its text, and for a file its heading and PDF page. */
+/**
+ * A chunk to store: its text and, for sources that have them, the heading it follows, a PDF's page, the
+ * web page it was read from and that page's content hash. Other fields of a copied row (e.g. a stored
+ * embedding) are kept as they are.
+ */
 export interface ChunkPiece {
   text: string;
   heading?: string | null;
   page?: number | null;
+  url?: string | null;
+  content_hash?: string | null;
+  [field: string]: unknown;
 }
 
 /**
@@ -259,7 +268,7 @@ const chunkId = (revisionId: string, n: number) => `${revisionId}:${String(n).pa
  * (index `{kdoc_id: 1, _id: -1}`, newest first, one row), side by side; an `$in` is no index lookup on the
  * embedded store (src/models/store.ts `findByIds`).
  */
-async function currentRevisions(kdocIds: string[]): Promise<Map<string, WithId<KnowledgeRevisionDoc>>> {
+export async function currentRevisions(kdocIds: string[]): Promise<Map<string, WithId<KnowledgeRevisionDoc>>> {
   const latest = new Map<string, WithId<KnowledgeRevisionDoc>>();
   const newest = await Promise.all(
     [...new Set(kdocIds)].map((id) => KnowledgeRevision.find({ kdoc_id: id }).sort({ _id: -1 }).limit(1).lean()),
@@ -268,24 +277,33 @@ async function currentRevisions(kdocIds: string[]): Promise<Map<string, WithId<K
   return latest;
 }
 
-/** Stores a revision: its chunks first (a retry tolerates those already there), then the revision row. */
-async function writeRevision(
+/** A chunk to store (the crawl's name for it). */
+export type ChunkInput = ChunkPiece;
+
+/**
+ * Stores a revision: its chunks first (a retry tolerates those already there), then the revision row,
+ * which makes them visible (a search reads the chunks of a revision it can read). Chunk `n` of the
+ * revision is `chunks[n]`, stored as `<revision id>:<n>`.
+ */
+export async function writeRevision(
   kdocId: string,
   agentId: string,
   revisionId: string,
   title: string,
   content: KnowledgeContent,
 ): Promise<void> {
-  const rows = content.chunks.map((c, n) => ({
-    _id: chunkId(revisionId, n),
-    revision_id: revisionId,
-    kdoc_id: kdocId,
-    agent_id: agentId,
-    n,
-    text: c.text,
-    ...(c.heading != null ? { heading: c.heading } : {}),
-    ...(c.page != null ? { page: c.page } : {}),
-  }));
+  const rows = content.chunks.map((chunk, n) => {
+    const extra = Object.fromEntries(Object.entries(chunk).filter(([, v]) => v !== undefined && v !== null));
+    return {
+      ...extra,
+      _id: chunkId(revisionId, n),
+      revision_id: revisionId,
+      kdoc_id: kdocId,
+      agent_id: agentId,
+      n,
+      text: chunk.text,
+    };
+  });
   for (let i = 0; i < rows.length; i += 200) {
     try {
       await KnowledgeChunk.collection.insertMany(rows.slice(i, i + 200) as never[], { ordered: false });
@@ -314,8 +332,45 @@ async function writeRevision(
   });
 }
 
+/**
+ * The chunks of a revision in order, every stored field but the row's identity (`_id`, `revision_id`,
+ * `kdoc_id`, `agent_id`, `n`): what a new revision copies to keep them as they are.
+ */
+export async function revisionChunks(revisionId: string): Promise<ChunkInput[]> {
+  const rows = await KnowledgeChunk.find({ revision_id: revisionId }).sort({ n: 1 }).lean();
+  return rows.map((row) => {
+    const { _id, revision_id, kdoc_id, agent_id, n, ...fields } = row as Record<string, unknown>;
+    void [_id, revision_id, kdoc_id, agent_id, n];
+    return fields as unknown as ChunkInput;
+  });
+}
+
+/**
+ * Makes `revisionId` (its chunks given) a document's content: stores the revision (chunks, then the row),
+ * records the change, then drops the older revisions; a document deleted meanwhile keeps nothing.
+ * Idempotent (a retried call writes the same rows). Used by a crawl's commit.
+ * @returns false when the document is no longer live (nothing of it is left)
+ */
+export async function commitRevision(
+  doc: { kdocId: string; agentId: string; revisionId: string; title: string; characters: number },
+  chunks: ChunkInput[],
+): Promise<boolean> {
+  const current = (await currentRevisions([doc.kdocId])).get(doc.kdocId);
+  if (!current || current._id < doc.revisionId)
+    await writeRevision(doc.kdocId, doc.agentId, doc.revisionId, doc.title, { chunks, characters: doc.characters });
+  // Checked after the write: a delete that ran before it is seen here, one after it erases these rows.
+  if (!(await KnowledgeDocument.exists({ _id: doc.kdocId, deleted_ms: null }))) {
+    await dropRevisions(doc.kdocId, null);
+    return false;
+  }
+  await bumpKnowledgeVersion(doc.agentId, doc.kdocId, 'replaced');
+  const latest = (await currentRevisions([doc.kdocId])).get(doc.kdocId);
+  await dropRevisions(doc.kdocId, latest!._id);
+  return true;
+}
+
 /** Deletes the revisions of a document older than `beforeRevisionId` (all of them when null), and their chunks. */
-async function dropRevisions(kdocId: string, beforeRevisionId: string | null): Promise<void> {
+export async function dropRevisions(kdocId: string, beforeRevisionId: string | null): Promise<void> {
   const filter = beforeRevisionId ? { kdoc_id: kdocId, _id: { $lt: beforeRevisionId } } : { kdoc_id: kdocId };
   const chunkFilter = beforeRevisionId
     ? { kdoc_id: kdocId, revision_id: { $lt: beforeRevisionId } }
@@ -387,6 +442,33 @@ export async function fileContent(
   }
 }
 
+/** The most failures of a crawl kept and shown (`crawl.failures`). */
+export const MAX_KEPT_FAILURES = 100;
+
+/** The crawl state of the web sources among `docs` (src/models/knowledge-crawls.ts), by document id. */
+async function crawlViews(docs: WithId<KnowledgeDocumentDoc>[]): Promise<Map<string, CrawlView>> {
+  const web = docs.filter((d) => d.source?.type === 'url' || d.source?.type === 'crawl');
+  const rows = await Promise.all(web.map((d) => KnowledgeCrawl.findById(d._id).lean()));
+  const views = new Map<string, CrawlView>();
+  for (const row of rows) {
+    if (!row) continue;
+    views.set(row._id, {
+      status: row.status as CrawlView['status'],
+      failure_reason: row.failure_reason ?? null,
+      refresh: (row.refresh as CrawlView['refresh']) ?? null,
+      crawl: {
+        pages_found: row.pages_found ?? 0,
+        pages_fetched: row.pages_fetched ?? 0,
+        pages_failed: row.pages_failed ?? 0,
+        failures: (row.failures ?? []).slice(0, MAX_KEPT_FAILURES).map((f) => ({ url: f.url, reason: f.reason })),
+        running: Boolean(row.run_id),
+        last_crawled: seconds(row.finished_ms),
+      },
+    });
+  }
+  return views;
+}
+
 /** The live (not deleted) document `id` of the tenant, with its current revision; null when none. */
 export async function findKnowledgeDocument(
   tenant: { orgId: string; livemode: boolean },
@@ -400,17 +482,17 @@ export async function findKnowledgeDocument(
   }).lean()) as WithId<KnowledgeDocumentDoc> | null;
   if (!doc) return null;
   const revision = (await currentRevisions([doc._id])).get(doc._id);
-  return revision ? renderKnowledgeDocument(doc, revision) : null;
+  return revision ? renderKnowledgeDocument(doc, revision, (await crawlViews([doc])).get(doc._id)) : null;
 }
 
 /** Renders identity rows with their current revisions (rows without one, mid-creation, are skipped). */
 export async function renderKnowledgeDocuments(
   docs: WithId<KnowledgeDocumentDoc>[],
 ): Promise<KnowledgeDocumentObject[]> {
-  const revisions = await currentRevisions(docs.map((d) => d._id));
+  const [revisions, crawls] = await Promise.all([currentRevisions(docs.map((d) => d._id)), crawlViews(docs)]);
   return docs.flatMap((d) => {
     const r = revisions.get(d._id);
-    return r ? [renderKnowledgeDocument(d, r)] : [];
+    return r ? [renderKnowledgeDocument(d, r, crawls.get(d._id))] : [];
   });
 }
 
@@ -419,16 +501,26 @@ export async function renderKnowledgeDocuments(
  * same rows. Order: chunks, revision, identity row, limit and agent re-checks, version; then the caller
  * answers.
  * @param isAgentLive re-checked after the insert, so a document never outlives an agent deleted meanwhile
+ * A web source (`source`, `text` null) starts empty: its crawl (src/services/knowledge-crawl.ts) fills it.
  * @throws ApiError 400 `knowledge_document_limit` beyond 1,000 live documents for the agent (also when
  *   concurrent creates cross the limit together: each then sees the others and backs out); 404 naming
  *   `agent_id` when the agent was deleted meanwhile; 400 naming `text` for a text without words
  * @param scope.content what to store (a file's, `fileContent`); else `text` is chunked (`textContent`)
  */
 export async function createKnowledgeDocument(
-  scope: AgentScope & { id: string; title: string; text?: string; content?: KnowledgeContent },
+  scope: AgentScope & {
+    id: string;
+    title: string;
+    /** Posted text, chunked here; null: a web source, empty until its first crawl commits. */
+    text?: string | null;
+    content?: KnowledgeContent;
+    /** A web source (`url` or `crawl`), kept on the document. */
+    source?: { type: 'url' | 'crawl'; url: string };
+  },
   isAgentLive: () => Promise<boolean>,
 ): Promise<KnowledgeDocumentObject> {
-  const content = scope.content ?? textContent(scope.text ?? '');
+  const content =
+    scope.content ?? (scope.text === null ? { chunks: [], characters: 0 } : textContent(scope.text ?? ''));
   const live = { agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null };
   const limitError = () =>
     new ApiError(
@@ -453,6 +545,7 @@ export async function createKnowledgeDocument(
     agent_id: scope.agentId,
     created: Math.floor(idTime(scope.id) / 1000),
     deleted_ms: null,
+    source: scope.source ?? null,
   };
   await insertIfAbsent(KnowledgeDocument, doc);
 
@@ -467,7 +560,7 @@ export async function createKnowledgeDocument(
   if (!(await isAgentLive())) throw await backOut(notFound('agent', scope.agentId, 'agent_id'));
   await bumpKnowledgeVersion(scope.agentId, scope.id, 'created');
   const revision = (await KnowledgeRevision.findById(revisionId).lean()) as WithId<KnowledgeRevisionDoc>;
-  return renderKnowledgeDocument(doc, revision);
+  return renderKnowledgeDocument(doc, revision, (await crawlViews([doc])).get(doc._id));
 }
 
 /**
@@ -496,10 +589,9 @@ export async function replaceKnowledgeDocument(
     if (change.text !== undefined) {
       content = textContent(change.text);
     } else {
-      // A new title alone: the same chunks, source and status.
-      const rows = await KnowledgeChunk.find({ revision_id: current._id }).sort({ n: 1 }).lean();
+      // A new title alone: the same chunks (every stored field: heading, page, url, hash, embedding), source and status.
       content = {
-        chunks: rows.map((r) => ({ text: r.text, heading: r.heading, page: r.page })),
+        chunks: await revisionChunks(current._id),
         characters: current.characters,
         source: current.source as KnowledgeSource | undefined,
         status: current.status === 'failed' ? 'failed' : 'ready',
@@ -533,6 +625,8 @@ export async function deleteKnowledgeDocument(
   if (!doc) return false;
   await bumpKnowledgeVersion(doc.agent_id, id, 'deleted');
   await dropRevisions(id, null);
+  await KnowledgePage.deleteMany({ kdoc_id: id });
+  await KnowledgeCrawl.deleteOne({ _id: id });
   return true;
 }
 

@@ -11,3 +11,4 @@ export { testSuiteRunWorkflow } from './test-suites';
 export { retentionSweepWorkflow, erasureWorkflow } from './privacy';
 export { auditRetentionWorkflow } from './audit';
 export { phoneNumberProvisionWorkflow } from './phone-numbers';
+export { knowledgeCrawlWorkflow } from './knowledge-crawl';

@@ -111,6 +111,9 @@ export async function startHarness(): Promise<Harness> {
     // retried every 2 s through the rest of the run, each attempt reading its delivery's earlier attempts
     // (a whole-collection read on FerretDB), they loaded the store more with every test file.
     webhookRetryWindowMs: 120_000,
+    // Knowledge crawls of loopback test sites (only loopback: a redirect to a private address is refused).
+    knowledgeCrawlAllowLoopback: true,
+    knowledgeCrawlPageTimeoutMs: 2_000,
     secretsKey: 'test-secrets-key-0123456789abcdef0123456789abcdef',
     // Every test calls from 127.0.0.1: the widget's per-address limit is tested on its own (widget.test.ts).
     widgetRateLimitIp: 0,
