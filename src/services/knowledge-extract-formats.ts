@@ -292,6 +292,13 @@ const domOf = (html: string) =>
   (parseHTML(html) as unknown as { document: { title?: string; body: DomNode | null; documentElement: DomNode } })
     .document;
 
+/** The text of a page's first `<h1>`, spaces collapsed; null when it has none. */
+function firstH1(html: string): string | null {
+  type Found = { textContent?: string | null } | null;
+  const doc = (parseHTML(html) as unknown as { document: { querySelector(q: string): Found } }).document;
+  return (doc.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim() || null;
+}
+
 /**
  * HTML: with `readable`, the page's main content as Mozilla's Readability (Firefox Reader View) finds it,
  * else (or when it finds none) the whole body less scripts, navigation and footers; sections by headings.
@@ -307,6 +314,9 @@ function htmlDocument(html: string, readable: boolean): ExtractedDocument {
       if (article?.content && article.textContent?.trim()) {
         const content = domOf(`<!doctype html><html><body>${article.content}</body></html>`);
         const sections = sectionsOf(content.body ?? content.documentElement, false);
+        // Readability drops a heading it took as the article's title: the text before the next heading is its.
+        const h1 = firstH1(html);
+        if (h1 && sections[0]?.heading === null && !sections.some((x) => x.heading === h1)) sections[0].heading = h1;
         if (sections.length) return { title: article.title?.trim() || title, sections };
       }
     } catch {

@@ -351,7 +351,8 @@ describe('knowledge from files', function () {
       body: { agent_id: agentId, title: 'Both', text: 'Some text.', file_base64: 'aGk=', filename: 'a.txt' },
     });
     expect(res.status).to.equal(400);
-    expect(res.body.error.param).to.equal('text');
+    // Exactly one source: the second one given is named.
+    expect(res.body.error).to.include({ code: 'parameter_invalid', param: 'file_base64' });
     res = await request('POST', '/v1/knowledge', { key: t.testKey, body: { agent_id: agentId, file_base64: 'aGk=' } });
     expect(res.status).to.equal(400);
     expect(res.body.error).to.include({ code: 'parameter_missing', param: 'filename' });
