@@ -17,7 +17,7 @@ import type { RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import {
-  KnowledgeChunkObject,
+  KnowledgeSearchListObject,
   KnowledgeDocument,
   KnowledgeDocumentObject,
   renderKnowledgeChunk,
@@ -136,8 +136,9 @@ const listKnowledge = operation({
 
 /**
  * `GET /v1/knowledge/search?agent_id=&query=&limit=` → a list of `knowledge_chunk` objects (`document`,
- * `chunk`, `title`, `text`, `score`), best first: what the assistant would be given for `query`. `limit`
- * 1–20, default 5.
+ * `chunk`, `title`, `text`, `score`, `source`), best first: what the assistant would be given for
+ * `query`, and `retrieval`: `hybrid` (BM25 and vectors fused) or `bm25` (words only). `limit` 1–20,
+ * default 5.
  */
 const searchKnowledgeOperation = operation({
   method: 'get',
@@ -157,7 +158,7 @@ const searchKnowledgeOperation = operation({
       schema: z.int().min(1).max(20).default(5),
     },
   ],
-  response: listOf(KnowledgeChunkObject),
+  response: KnowledgeSearchListObject,
   handler: async (req, res) => {
     const agentId = stringParam(req.query, 'agent_id');
     if (agentId === undefined) throw missingParam('agent_id');
@@ -169,7 +170,7 @@ const searchKnowledgeOperation = operation({
     if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 20)
       throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 20.');
     if (!(await findLiveAgent(req.auth!, agentId))) throw notFound('agent', agentId, 'agent_id');
-    const hits = await searchKnowledge({
+    const { hits, retrieval } = await searchKnowledge({
       orgId: req.auth!.orgId,
       livemode: req.auth!.livemode,
       agentId,
@@ -181,6 +182,7 @@ const searchKnowledgeOperation = operation({
       data: hits.map(renderKnowledgeChunk),
       has_more: false,
       url: '/v1/knowledge/search',
+      retrieval: retrieval === 'hybrid' ? 'hybrid' : 'bm25',
     });
   },
 });

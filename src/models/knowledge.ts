@@ -23,7 +23,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
-import type { KnowledgeRef } from '../shared/assistant';
+import type { KnowledgeRef, KnowledgeSource } from '../shared/assistant';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { apiObject, unix } from './wire';
 
@@ -68,6 +68,12 @@ const chunkSchema = new Schema(
     /** Position of the chunk in the document, from 0. */
     n: { type: Number, required: true },
     text: { type: String, required: true },
+    /**
+     * The chunk's embedding (title and text) by `embedding_model`, as little-endian float32 bytes
+     * (src/providers/embeddings.ts `encodeEmbedding`); absent when no embedding model was configured.
+     */
+    embedding: { type: Buffer, default: undefined },
+    embedding_model: { type: String, default: undefined },
   },
   base,
 );
@@ -143,23 +149,65 @@ export function renderKnowledgeDocument(
   };
 }
 
+/** Where a chunk comes from, to cite it (src/shared/assistant.ts `KnowledgeSource`). */
+export const KnowledgeSourceObject = apiObject(
+  'KnowledgeSource',
+  'Where a knowledge chunk comes from, as the assistant may cite it: the title, and when the document has them the page address, the file name and the page of a PDF.',
+  z.object({
+    title: z.string().describe("The document's title."),
+    url: z.string().optional().describe('The web page the chunk was read from (a `url` or crawled document).'),
+    filename: z.string().optional().describe('The uploaded file it was read from.'),
+    page: z.number().int().min(1).optional().describe('The page of the file (PDF), from 1.'),
+  }),
+);
+
 /** The `knowledge_chunk` object, a search hit (the OpenAPI component `KnowledgeChunk`). */
 export const KnowledgeChunkObject = apiObject(
   'KnowledgeChunk',
-  'A search hit: a chunk of a knowledge document and its score.',
+  'A search hit: a chunk of a knowledge document, its score and its source.',
   z.object({
     object: z.literal('knowledge_chunk'),
     document: z.string(),
     chunk: z.number().int(),
     title: z.string(),
     text: z.string(),
-    score: z.number(),
+    score: z
+      .number()
+      .describe(
+        'Higher is better: the BM25 score (retrieval `bm25`) or the reciprocal-rank-fusion score (`hybrid`, at most 2/61).',
+      ),
+    source: KnowledgeSourceObject,
+  }),
+);
+
+/** The answer of `GET /v1/knowledge/search`: a list of hits and how they were ranked. */
+export const KnowledgeSearchListObject = apiObject(
+  'KnowledgeSearchList',
+  'Search hits, best first, and how they were ranked.',
+  z.object({
+    object: z.literal('list'),
+    data: z.array(KnowledgeChunkObject),
+    has_more: z.boolean().describe('Always false: the hits asked for fit in one answer.'),
+    url: z.string().describe('`/v1/knowledge/search`.'),
+    retrieval: z
+      .enum(['bm25', 'hybrid'])
+      .describe(
+        '`hybrid`: BM25 and vector similarity fused by reciprocal rank fusion (an embedding model is configured and the query was embedded); `bm25`: words only (no embedding model, the embedding server failed for this query, or no chunk has an embedding yet).',
+      ),
   }),
 );
 
 /** The `knowledge_chunk` object of a search hit (`GET /v1/knowledge/search`). */
 export function renderKnowledgeChunk(
-  hit: KnowledgeRef & { title: string; text: string; score: number },
+  hit: KnowledgeRef & { title: string; text: string; score: number; source: KnowledgeSource },
 ): z.output<typeof KnowledgeChunkObject> {
-  return { object: 'knowledge_chunk', ...hit };
+  return {
+    object: 'knowledge_chunk',
+    document: hit.document,
+    chunk: hit.chunk,
+    title: hit.title,
+    text: hit.text,
+    score: hit.score,
+    source: hit.source,
+  };
 }
