@@ -81,13 +81,14 @@ const tag = 'Knowledge';
 /**
  * `POST /v1/knowledge` body `{agent_id, title, text}` → the `knowledge_document` (`kdoc_…`, `agent_id`,
  * `title`, `characters`, `chunks`, `created`, `updated`, `livemode`). 404 naming `agent_id` for an
- * unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for the agent.
+ * unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000 documents for the agent; 503
+ * `embedding_unavailable` when an embedding model is configured and its server fails (nothing stored).
  */
 const createKnowledge = operation({
   method: 'post',
   path: '/v1/knowledge',
   operationId: 'createKnowledgeDocument',
-  errors: { '400': ['knowledge_document_limit'], '404': ['resource_missing'] },
+  errors: { '400': ['knowledge_document_limit'], '404': ['resource_missing'], '503': ['embedding_unavailable'] },
   tag,
   summary: "Add a document to an agent's knowledge",
   scope: 'agents:write',
@@ -211,7 +212,7 @@ const replaceKnowledge = operation({
   method: 'post',
   path: '/v1/knowledge/{id}',
   operationId: 'updateKnowledgeDocument',
-  errors: { '400': ['knowledge_document_limit'] },
+  errors: { '400': ['knowledge_document_limit'], '503': ['embedding_unavailable'] },
   tag,
   summary: 'Replace a knowledge document',
   scope: 'agents:write',
