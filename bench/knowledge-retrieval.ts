@@ -30,7 +30,13 @@ import { config, loadConfig, setConfig } from '../src/config';
 import { connectStore, disconnectStore } from '../src/models/register';
 import { freePort, infraBinaries, startFerretDB } from '../src/dev/infra';
 import { newId } from '../src/shared/ids';
-import { createKnowledgeDocument, KnowledgeSearcher, rankIndex, type KnowledgeIndex } from '../src/services/knowledge';
+import {
+  createKnowledgeDocument,
+  FUSION_CANDIDATES,
+  KnowledgeSearcher,
+  rankIndex,
+  type KnowledgeIndex,
+} from '../src/services/knowledge';
 import { startFakeLlm } from '../test/support/fake-llm';
 import { SYNONYMS } from '../test/support/fake-embeddings';
 import { DISTRACTOR_WORDS } from './knowledge-set';
@@ -194,13 +200,14 @@ async function quality(
   questions: Question[],
   ids: Map<string, string>,
   mode: 'bm25' | 'vector' | 'hybrid',
+  candidates?: number,
 ): Promise<Record<string, { recall5: number; mrr: number }>> {
   const sums: Record<string, { n: number; hit5: number; rr: number }> = {};
   for (const q of questions) {
     const { hits, retrieval } =
       mode === 'bm25'
         ? { hits: index.search(q.query, 10), retrieval: 'bm25' }
-        : await rankIndex(index, q.query, 10, mode);
+        : await rankIndex(index, q.query, 10, mode, candidates);
     if (retrieval !== mode) throw new Error(`asked ${mode}, searched ${retrieval}: is the embedding model configured?`);
     const rank = hits.findIndex((h) => h.document === ids.get(q.relevant)) + 1;
     for (const kind of [q.kind, 'all']) {
@@ -259,6 +266,9 @@ async function main(): Promise<void> {
     const coldMs = Math.round(performance.now() - t0);
     const table: Record<string, Record<string, { recall5: number; mrr: number }>> = {};
     for (const mode of ['bm25', 'vector', 'hybrid'] as const) table[mode] = await quality(index, questions, ids, mode);
+    // The fusion window (chunks each ranking gives RRF): the service's default above, and others beside.
+    for (const window of [10, 20, 50, 100].filter((w) => w !== FUSION_CANDIDATES))
+      table[`hybrid, window ${window}`] = await quality(index, questions, ids, 'hybrid', window);
 
     const queries = Array.from({ length: 1_000 }, (_, i) => questions[i % questions.length].query);
     await latency(searcher, scope, queries.slice(0, 100)); // warm-up
@@ -282,6 +292,7 @@ async function main(): Promise<void> {
     console.log(
       `knowledge retrieval: ${index.size} chunks (${index.vectorCount} with ${index.vectorDimensions}-dimension embeddings by ${config().openaiEmbeddingModel}) in ${ids.size} documents of one agent, ${others} chunks of 2 other agents in the store; node ${process.version}, ${os.cpus().length} CPUs, load ${load}`,
     );
+    console.log(`  fusion window (chunks of each ranking fused): ${FUSION_CANDIDATES}`);
     console.log(
       `  written in ${writeS.toFixed(0)} s (+ ${otherS.toFixed(0)} s for the other agents); cold load + index build ${coldMs} ms`,
     );

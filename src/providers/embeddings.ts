@@ -97,7 +97,7 @@ async function embedBatch(model: string, input: string[], opts: EmbedOptions): P
  * The embeddings of `texts` (same order, unit length), in batches of `EMBEDDING_BATCH` sent one after the
  * other; each batch is tried 3 times (a 4xx other than 429 only once; `opts` may ask fewer, and a
  * shorter timeout than 20 s). Every knowledge write path calls it before storing chunk rows
- * (src/services/knowledge.ts `writeRevision`), and a search for its query (1 attempt, 2 s).
+ * (src/services/knowledge.ts `writeRevision`), and a search for its query (2 attempts of 1.5 s at most).
  * @returns null when no embedding model is configured (BM25 only); `[]` for no texts
  * @throws EmbeddingUnavailableError when a batch still fails, or the server answers the wrong count or
  *   uneven dimensions

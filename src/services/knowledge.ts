@@ -13,7 +13,7 @@
  *   src/providers/embeddings.ts) when its revision is written, the vector stored on the chunk row; each
  *   agent's index then also holds an HNSW graph of the vectors (src/services/knowledge-vectors.ts, the
  *   `usearch` library), and a search embeds the query and fuses the BM25 and vector rankings (their top
- *   `FUSION_CANDIDATES` each) by reciprocal rank fusion, k = 60 (src/services/rank-fusion.ts): retrieval
+ *   `FUSION_CANDIDATES`, 10, each) by reciprocal rank fusion, k = 60 (src/services/rank-fusion.ts): retrieval
  *   `hybrid`. Without a model, or when the query cannot be embedded, or no chunk of the agent has a
  *   vector of the model's dimension, it is BM25 alone: retrieval `bm25`, said in every search answer.
  * - Freshness across processes: every write stores its rows first, then inserts the agent's next change
@@ -539,8 +539,12 @@ export interface IndexedChunk extends KnowledgeRef {
   vector?: Float32Array | null;
 }
 
-/** Chunks each ranking gives reciprocal rank fusion (the rest rank too low to matter at k = 60). */
-export const FUSION_CANDIDATES = 50;
+/**
+ * Chunks each ranking gives reciprocal rank fusion (the rank window): 10, Elasticsearch's default
+ * (`rank_window_size` = the size asked, 10). Wider windows let chunks both rankings place mid-list
+ * outscore either ranking's first; bench/knowledge-retrieval.ts measures 10, 20, 50 and 100 side by side.
+ */
+export const FUSION_CANDIDATES = 10;
 
 /** Index terms: lower case, two characters or more, not a stop word. */
 function indexTerm(term: string): string | null {
@@ -663,13 +667,14 @@ export class KnowledgeIndex {
   rank(
     query: string,
     limit = 5,
-    opts: { vector?: Float32Array | null; mode?: 'hybrid' | 'vector' } = {},
+    opts: { vector?: Float32Array | null; mode?: 'hybrid' | 'vector'; candidates?: number } = {},
   ): KnowledgeSearchResult {
+    const candidates = Math.max(limit, opts.candidates ?? FUSION_CANDIDATES);
     const vector = opts.vector && opts.vector.length === this.vectors.dimensions ? opts.vector : null;
     if (!vector || this.vectors.size === 0) return { hits: this.search(query, limit), retrieval: 'bm25' };
-    const near = this.vectors.search(vector, opts.mode === 'vector' ? limit : FUSION_CANDIDATES);
+    const near = this.vectors.search(vector, opts.mode === 'vector' ? limit : candidates);
     if (opts.mode === 'vector') return { hits: near.map((n) => this.hit(n.id, n.similarity)), retrieval: 'vector' };
-    const words = this.bm25(query, FUSION_CANDIDATES).map((r) => r.id);
+    const words = this.bm25(query, candidates).map((r) => r.id);
     const fused = reciprocalRankFusion([words, near.map((n) => n.id)]).slice(0, limit);
     return { hits: fused.map((f) => this.hit(f.id, f.score, 100_000)), retrieval: 'hybrid' };
   }
@@ -869,12 +874,14 @@ export class KnowledgeSearcher {
  * (`hybrid`); when the query cannot be embedded, BM25 alone answers (`bm25`) and a warning is logged, so
  * a flaky embedding server never leaves a caller without knowledge.
  * @param mode `vector`: nearest neighbours only (the benchmark)
+ * @param candidates chunks each ranking gives the fusion (default `FUSION_CANDIDATES`; the benchmark varies it)
  */
 export async function rankIndex(
   index: KnowledgeIndex,
   query: string,
   limit: number,
   mode: 'hybrid' | 'vector' = 'hybrid',
+  candidates = FUSION_CANDIDATES,
 ): Promise<KnowledgeSearchResult> {
   let vector: Float32Array | null = null;
   if (index.vectorCount > 0 && embeddingModel() && query.trim()) {
@@ -887,11 +894,14 @@ export async function rankIndex(
       logger.warn('knowledge query not embedded; searching by BM25 only', { error: err.message });
     }
   }
-  return index.rank(query, limit, { vector, mode });
+  return index.rank(query, limit, { vector, mode, candidates });
 }
 
-/** A query is embedded once, within 2 s: past that, BM25 answers alone (a turn is waiting). */
-const QUERY_EMBEDDING = { attempts: 1, timeoutMs: 2_000 };
+/**
+ * A query is tried twice (a reused connection the server just closed fails at once), each within 1.5 s:
+ * past that, BM25 answers alone (a turn is waiting).
+ */
+const QUERY_EMBEDDING = { attempts: 2, timeoutMs: 1_500 };
 
 /** This process's searcher. */
 export const knowledgeSearcher = new KnowledgeSearcher();

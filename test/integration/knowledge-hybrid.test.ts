@@ -118,7 +118,7 @@ describe('knowledge: hybrid retrieval and citations', function () {
 
   it('searches by BM25 alone, and says so, when the query cannot be embedded', async () => {
     await withEmbeddings(async () => {
-      h().llm.embeddingFailures = 1;
+      h().llm.embeddingFailures = 2; // both attempts of the query
       const res = await search(t.testKey, agentId, 'Lisbon showroom Saturday');
       expect(h().llm.embeddingFailures).to.equal(0);
       expect(res.retrieval).to.equal('bm25');
