@@ -40,6 +40,15 @@ export interface Config {
   simulatorModel?: string;
   /** The model judging test-suite scenarios (`JUDGE_MODEL`; absent: `openaiModel`). */
   judgeModel?: string;
+  /**
+   * Embedding model of knowledge chunks (`OPENAI_EMBEDDING_MODEL`, e.g. `text-embedding-3-small`); absent:
+   * knowledge is searched by BM25 only (src/providers/embeddings.ts).
+   */
+  openaiEmbeddingModel?: string;
+  /** Its OpenAI-compatible endpoint (`OPENAI_EMBEDDING_BASE_URL`; absent: `OPENAI_BASE_URL`). */
+  openaiEmbeddingBaseUrl?: string;
+  /** Its API key (`OPENAI_EMBEDDING_API_KEY`; absent: `OPENAI_API_KEY`). */
+  openaiEmbeddingApiKey?: string;
   twilioAccountSid?: string;
   twilioAuthToken?: string;
   /**
@@ -512,6 +521,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openaiModel: opt(env.OPENAI_MODEL) ?? 'gpt-4o-mini',
     simulatorModel: opt(env.SIMULATOR_MODEL),
     judgeModel: opt(env.JUDGE_MODEL),
+    openaiEmbeddingModel: opt(env.OPENAI_EMBEDDING_MODEL),
+    openaiEmbeddingBaseUrl: opt(env.OPENAI_EMBEDDING_BASE_URL) ?? opt(env.OPENAI_BASE_URL),
+    openaiEmbeddingApiKey: opt(env.OPENAI_EMBEDDING_API_KEY) ?? opt(env.OPENAI_API_KEY),
     twilioAccountSid: opt(env.TWILIO_ACCOUNT_SID),
     twilioAuthToken: opt(env.TWILIO_AUTH_TOKEN),
     twilioApiBaseUrl: opt(env.TWILIO_API_BASE_URL)?.replace(/\/+$/, ''),

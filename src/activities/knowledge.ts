@@ -1,6 +1,6 @@
 /**
- * The knowledge activity: the `search_knowledge` tool's effect (src/workflows/assistant.ts), a BM25
- * search of the agent's knowledge documents through src/services/knowledge.ts, fresh as of the last change the
+ * The knowledge activity: the `search_knowledge` tool's effect (src/workflows/assistant.ts), a search
+ * (BM25, fused with vectors when an embedding model is configured) of the agent's knowledge documents through src/services/knowledge.ts, fresh as of the last change the
  * API answered.
  */
 import { searchKnowledge as search, type KnowledgeHit } from '../services/knowledge';
@@ -18,7 +18,7 @@ export interface SearchKnowledgeInput {
 
 /** The best chunks for `query`, best first; an empty list when nothing matches. Metered once (usage `knowledge.searches`), whatever the retries. */
 export async function searchKnowledge(input: SearchKnowledgeInput): Promise<{ hits: KnowledgeHit[] }> {
-  const hits = await search({
+  const { hits } = await search({
     orgId: input.orgId,
     livemode: input.livemode,
     agentId: input.agentId,

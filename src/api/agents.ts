@@ -99,6 +99,12 @@ export const createAgentSchema = z.strictObject({
       `Optional built-in tools the assistant offers: ${OPTIONAL_TOOLS.map((t) => `\`${t}\``).join(', ')} (\`schedule_callback\` calls the person back at the time they ask for, on calls and WhatsApp/SMS conversations; \`send_dtmf\` presses keys on a phone call, to navigate a phone menu). Each at most once.`,
     )
     .optional(),
+  knowledge_citations: z
+    .boolean()
+    .optional()
+    .describe(
+      "Ask the assistant to cite the knowledge it answers from (default false): its prompt then lists each chunk's source (title, url or file name, page) and asks it to name the source of what it says.",
+    ),
   opt_out_tool: z
     .boolean()
     .optional()
@@ -336,6 +342,7 @@ const createAgent = operation({
         connector_installation_ids: installationIds,
         enabled_tools: enabledTools,
         opt_out_tool: body.opt_out_tool ?? null,
+        knowledge_citations: body.knowledge_citations ?? null,
         calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
         voicemail_json: body.voicemail ? JSON.stringify(body.voicemail) : null,
         analysis_json: body.analysis ? JSON.stringify(body.analysis) : null,
@@ -486,6 +493,7 @@ function agentUpdateFields(
   if (body.voicemail !== undefined) set.voicemail_json = body.voicemail ? JSON.stringify(body.voicemail) : null;
   if (checked.enabledTools !== undefined) set.enabled_tools = checked.enabledTools;
   if (body.opt_out_tool !== undefined) set.opt_out_tool = body.opt_out_tool;
+  if (body.knowledge_citations !== undefined) set.knowledge_citations = body.knowledge_citations;
   if (body.transfer_destinations !== undefined)
     set.transfer_destinations_json = destinationsJson(body.transfer_destinations);
   for (const field of ['name', 'instructions', 'first_message', 'model', 'transfer_to', 'transfer_mode'] as const) {

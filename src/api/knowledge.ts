@@ -21,7 +21,7 @@ import multer from 'multer';
 import { z } from 'zod';
 import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import {
-  KnowledgeChunkObject,
+  KnowledgeSearchListObject,
   KnowledgeDocument,
   KnowledgeDocumentObject,
   renderKnowledgeChunk,
@@ -266,7 +266,8 @@ function fileOf(
  * `failure_reason` for a file that gives no text (the document is kept; delete it or upload another).
  * 404 naming `agent_id` for an unknown or deleted agent; 400 `knowledge_document_limit` beyond 1,000
  * documents for the agent; 400 `file_type_unsupported` naming `filename` (or `file`) for a type not
- * taken; 400 `file_too_large` past 20 MB.
+ * taken; 400 `file_too_large` past 20 MB; 503 `embedding_unavailable` when an embedding model is configured
+ * and its server fails (nothing stored).
  */
 const createKnowledge = (temporal: Client) =>
   operation({
@@ -282,6 +283,7 @@ const createKnowledge = (temporal: Client) =>
         'url_unresolvable',
       ],
       '404': ['resource_missing'],
+      '503': ['embedding_unavailable'],
     },
     tag,
     summary: "Add a document to an agent's knowledge",
@@ -351,8 +353,9 @@ const listKnowledge = operation({
 
 /**
  * `GET /v1/knowledge/search?agent_id=&query=&limit=` → a list of `knowledge_chunk` objects (`document`,
- * `chunk`, `title`, `text`, `score`), best first: what the assistant would be given for `query`. `limit`
- * 1–20, default 5.
+ * `chunk`, `title`, `text`, `score`, `source`), best first: what the assistant would be given for
+ * `query`, and `retrieval`: `hybrid` (BM25 and vectors fused) or `bm25` (words only). `limit` 1–20,
+ * default 5.
  */
 const searchKnowledgeOperation = operation({
   method: 'get',
@@ -372,7 +375,7 @@ const searchKnowledgeOperation = operation({
       schema: z.int().min(1).max(20).default(5),
     },
   ],
-  response: listOf(KnowledgeChunkObject),
+  response: KnowledgeSearchListObject,
   handler: async (req, res) => {
     const agentId = stringParam(req.query, 'agent_id');
     if (agentId === undefined) throw missingParam('agent_id');
@@ -384,7 +387,7 @@ const searchKnowledgeOperation = operation({
     if (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 20)
       throw invalidParam('limit', 'Invalid limit: must be an integer from 1 to 20.');
     if (!(await findLiveAgent(req.auth!, agentId))) throw notFound('agent', agentId, 'agent_id');
-    const hits = await searchKnowledge({
+    const { hits, retrieval } = await searchKnowledge({
       orgId: req.auth!.orgId,
       livemode: req.auth!.livemode,
       agentId,
@@ -396,6 +399,7 @@ const searchKnowledgeOperation = operation({
       data: hits.map(renderKnowledgeChunk),
       has_more: false,
       url: '/v1/knowledge/search',
+      retrieval: retrieval === 'hybrid' ? 'hybrid' : 'bm25',
     });
   },
 });
@@ -424,7 +428,7 @@ const replaceKnowledge = operation({
   method: 'post',
   path: '/v1/knowledge/{id}',
   operationId: 'updateKnowledgeDocument',
-  errors: { '400': ['knowledge_document_limit'] },
+  errors: { '400': ['knowledge_document_limit'], '503': ['embedding_unavailable'] },
   tag,
   summary: 'Replace a knowledge document',
   scope: 'agents:write',

@@ -55,6 +55,8 @@ const agentSchema = new Schema(
     enabled_tools: { type: [String], default: [] },
     /** False: the built-in `opt_out` tool is not offered on its calls; null (or absent): offered. */
     opt_out_tool: { type: Boolean, default: null },
+    /** Whether the assistant is asked to cite the knowledge it answers from (src/services/assistant-context.ts); null: no. */
+    knowledge_citations: { type: Boolean, default: null },
     /** Its calling window (scheduled calls and promised callbacks ring only then), JSON; null: none. */
     calling_window_json: { type: String, default: null },
     /** The `voicemail` setting (src/shared/calls.ts `VoicemailSetting`) as JSON; null: no answering-machine detection. */
@@ -313,6 +315,11 @@ export const AgentObject = apiObject(
       .describe(
         'Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu).',
       ),
+    knowledge_citations: z
+      .boolean()
+      .describe(
+        'Whether the assistant is asked to cite the knowledge it answers from: the sources (title, url or file name, page) of the chunks it is given are in its prompt, with the instruction to name them (default false).',
+      ),
     opt_out_tool: z
       .boolean()
       .describe(
@@ -384,6 +391,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     connector_installation_ids: [...(doc.connector_installation_ids ?? [])],
     enabled_tools: [...(doc.enabled_tools ?? [])],
     opt_out_tool: doc.opt_out_tool !== false,
+    knowledge_citations: doc.knowledge_citations === true,
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     voicemail: agentVoicemail(doc),
     analysis: doc.analysis_json ? JSON.parse(doc.analysis_json) : null,

@@ -34,6 +34,8 @@ import {
 } from './wire';
 import { RECORDING_CONSENT_MODES, type RecordingConsent } from '../shared/recording-consent';
 import { AnalysisObject } from './analyses';
+import { KnowledgeSourceObject } from './knowledge';
+import type { KnowledgeRef } from '../shared/assistant';
 import { redactionField, renderRedaction } from './redaction';
 import { CallUsageObject, CostObject } from './usage';
 import { CallLatencyObject, renderCallLatency, renderTurnLatency, TurnLatencyObject } from './latency';
@@ -464,7 +466,17 @@ export const TranscriptTurnObject = apiObject(
       .describe('`api`: said (`POST /v1/calls/{id}/say`) or added (`/context`) through the API; absent otherwise.'),
     tool: z.object({ name: z.string(), arguments: z.unknown() }).optional(),
     ...toolEntryFields,
-    knowledge: z.array(z.object({ document: z.string(), chunk: z.number().int() })).optional(),
+    knowledge: z
+      .array(
+        z.object({
+          document: z.string(),
+          chunk: z.number().int(),
+          source: KnowledgeSourceObject.optional().describe(
+            'Where the chunk comes from (absent on turns recorded before sources were kept).',
+          ),
+        }),
+      )
+      .optional(),
     interrupted: z
       .literal(true)
       .optional()
@@ -833,7 +845,7 @@ export function renderTurn(call: Pick<CallDoc, 'answered_ms'>, t: CallTurnDoc): 
           }),
         }
       : {}),
-    ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as { document: string; chunk: number }[] } : {}),
+    ...(t.knowledge_json ? { knowledge: JSON.parse(t.knowledge_json) as KnowledgeRef[] } : {}),
     ...(t.interrupted ? { interrupted: true as const } : {}),
     ...(t.backchannel ? { backchannel: true as const } : {}),
     ...(t.tool_outcome ? { outcome: t.tool_outcome as 'dropped' | 'held' | 'confirmed' } : {}),

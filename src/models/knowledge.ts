@@ -23,7 +23,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
-import type { KnowledgeRef } from '../shared/assistant';
+import type { KnowledgeRef, KnowledgeSource } from '../shared/assistant';
 import { schemaOptions as base, seconds, type WithId } from './store';
 import { apiObject, unix } from './wire';
 
@@ -98,6 +98,12 @@ const chunkSchema = new Schema(
     url: { type: String, default: undefined },
     /** sha256 (hex) of the text of the page the chunk was read from: a re-crawl keeps the chunks of an unchanged page. */
     content_hash: { type: String, default: undefined },
+    /**
+     * The chunk's embedding (title and text) by `embedding_model`, as little-endian float32 bytes
+     * (src/providers/embeddings.ts `encodeEmbedding`); absent when no embedding model was configured.
+     */
+    embedding: { type: Buffer, default: undefined },
+    embedding_model: { type: String, default: undefined },
   },
   base,
 );
@@ -135,14 +141,14 @@ export type KnowledgeRevisionDoc = InferSchemaType<typeof revisionSchema>;
 export type KnowledgeChunkDoc = InferSchemaType<typeof chunkSchema>;
 
 /** Where a document's text came from (`source` of a `knowledge_document`). */
-export const KnowledgeSource = z.object({
+export const KnowledgeDocumentSource = z.object({
   type: z.enum(['text', 'file', 'url', 'crawl']).describe('`text` posted, a `file` uploaded, a `url` or a `crawl`.'),
   filename: z.string().optional().describe('A file: its name as uploaded.'),
   content_type: z.string().optional().describe('A file: its type (`application/pdf`, `text/csv`, …).'),
   bytes: z.number().int().optional().describe('A file: its size in bytes.'),
   url: z.string().optional().describe('A page or crawl: its address.'),
 });
-export type KnowledgeSource = z.output<typeof KnowledgeSource>;
+export type KnowledgeDocumentSource = z.output<typeof KnowledgeDocumentSource>;
 
 /** The progress of a web source's latest crawl (`knowledge_document.crawl`). */
 export const CrawlProgressObject = z
@@ -179,7 +185,7 @@ export const KnowledgeDocumentObject = apiObject(
     title: z.string(),
     characters: z.number().int(),
     chunks: z.number().int(),
-    source: KnowledgeSource,
+    source: KnowledgeDocumentSource,
     status: z.enum(['processing', 'ready', 'failed']).meta({
       description:
         '`ready` once searchable; `processing` while the first crawl of a web source runs (its content empty); `failed` when the source gave no text (see `failure_reason`).',
@@ -224,7 +230,7 @@ export function renderKnowledgeDocument(
     chunks: revision.chunks,
     source: web
       ? { type: web.type, ...(web.url ? { url: web.url } : {}) }
-      : ((revision.source as KnowledgeSource | undefined) ?? { type: 'text' }),
+      : ((revision.source as KnowledgeDocumentSource | undefined) ?? { type: 'text' }),
     status: crawl?.status ?? (revision.status as 'failed' | undefined) ?? 'ready',
     failure_reason: crawl?.failure_reason ?? revision.failure_reason ?? null,
     failure_message: revision.failure_message ?? null,
@@ -234,10 +240,22 @@ export function renderKnowledgeDocument(
   };
 }
 
+/** Where a chunk comes from, to cite it (src/shared/assistant.ts `KnowledgeSource`). */
+export const KnowledgeSourceObject = apiObject(
+  'KnowledgeSource',
+  'Where a knowledge chunk comes from, as the assistant may cite it: the title, and when the document has them the page address, the file name and the page of a PDF.',
+  z.object({
+    title: z.string().describe("The document's title."),
+    url: z.string().optional().describe('The web page the chunk was read from (a `url` or crawled document).'),
+    filename: z.string().optional().describe('The uploaded file it was read from.'),
+    page: z.number().int().min(1).optional().describe('The page of the file (PDF), from 1.'),
+  }),
+);
+
 /** The `knowledge_chunk` object, a search hit (the OpenAPI component `KnowledgeChunk`). */
 export const KnowledgeChunkObject = apiObject(
   'KnowledgeChunk',
-  'A search hit: a chunk of a knowledge document and its score.',
+  'A search hit: a chunk of a knowledge document, its score and its source.',
   z.object({
     object: z.literal('knowledge_chunk'),
     document: z.string(),
@@ -246,14 +264,52 @@ export const KnowledgeChunkObject = apiObject(
     text: z.string(),
     heading: z.string().nullable().describe('The heading the chunk sits under in its file; null for text.'),
     page: z.number().int().nullable().describe('The 1-based page of a PDF the chunk comes from; null otherwise.'),
-    score: z.number(),
+    score: z
+      .number()
+      .describe(
+        'Higher is better: the BM25 score (retrieval `bm25`) or the reciprocal-rank-fusion score (`hybrid`, at most 2/61).',
+      ),
+    source: KnowledgeSourceObject,
+  }),
+);
+
+/** The answer of `GET /v1/knowledge/search`: a list of hits and how they were ranked. */
+export const KnowledgeSearchListObject = apiObject(
+  'KnowledgeSearchList',
+  'Search hits, best first, and how they were ranked.',
+  z.object({
+    object: z.literal('list'),
+    data: z.array(KnowledgeChunkObject),
+    has_more: z.boolean().describe('Always false: the hits asked for fit in one answer.'),
+    url: z.string().describe('`/v1/knowledge/search`.'),
+    retrieval: z
+      .enum(['bm25', 'hybrid'])
+      .describe(
+        '`hybrid`: BM25 and vector similarity fused by reciprocal rank fusion (an embedding model is configured and the query was embedded); `bm25`: words only (no embedding model, the embedding server failed for this query, or no chunk has an embedding yet).',
+      ),
   }),
 );
 
 /** The `knowledge_chunk` object of a search hit (`GET /v1/knowledge/search`). */
 export function renderKnowledgeChunk(
-  hit: KnowledgeRef & { title: string; text: string; score: number; heading?: string | null; page?: number | null },
+  hit: KnowledgeRef & {
+    title: string;
+    text: string;
+    score: number;
+    source: KnowledgeSource;
+    heading?: string | null;
+    page?: number | null;
+  },
 ): z.output<typeof KnowledgeChunkObject> {
-  const { heading = null, page = null, ...rest } = hit;
-  return { object: 'knowledge_chunk', ...rest, heading, page };
+  return {
+    object: 'knowledge_chunk',
+    document: hit.document,
+    chunk: hit.chunk,
+    title: hit.title,
+    text: hit.text,
+    heading: hit.heading ?? null,
+    page: hit.page ?? null,
+    score: hit.score,
+    source: hit.source,
+  };
 }

@@ -4,9 +4,10 @@
  * the agent's knowledge chunks best matching the latest message (src/services/knowledge.ts), as text for the
  * system message, plus the ids of the chunks given (recorded on the transcript turn).
  */
-import type { KnowledgeRef } from '../shared/assistant';
+import { formatKnowledgeHits, knowledgeRefOf, type KnowledgeRef } from '../shared/assistant';
+import { Agent } from '../models/agents';
 import { contactContext, RECORDS_CONTEXT_BUDGET } from './contacts';
-import { knowledgeSearcher, type KnowledgeHit } from './knowledge';
+import { knowledgeSearcher, rankIndex, type KnowledgeHit } from './knowledge';
 
 /** Knowledge chunks put in the prompt for the latest message. */
 export const PROMPT_KNOWLEDGE_CHUNKS = 3;
@@ -37,23 +38,30 @@ export interface AssistantContext {
   searched: boolean;
 }
 
-/** Renders search hits for the model: numbered, with the document's title. */
+/** Renders search hits for the model: numbered, with the document's title and source. */
 export function formatKnowledge(hits: KnowledgeHit[]): string {
-  return hits.map((h, i) => `[${i + 1}] ${h.title} (${h.document} #${h.chunk})\n${h.text}`).join('\n\n');
+  return formatKnowledgeHits(hits);
 }
+
+/** What the system message asks of an agent with `knowledge_citations` on. */
+export const CITATION_INSTRUCTION =
+  'Cite your sources: when your answer uses the knowledge, name where it comes from by its title (and its page, file or web address when it has one), for example "(source: Returns and refunds)".';
 
 /**
  * Loads the contact's context (name, phone, records newest first within about 4,000 characters) and the
- * top `PROMPT_KNOWLEDGE_CHUNKS` knowledge chunks for `query` (fresh as of the last answered change).
+ * top `PROMPT_KNOWLEDGE_CHUNKS` knowledge chunks for `query` (fresh as of the last answered change; hybrid
+ * when an embedding model is configured), each with its source; with the agent's `knowledge_citations`
+ * (read from the agent's row at each turn), the instruction to cite them (`CITATION_INSTRUCTION`).
  */
 export async function assistantContext(input: AssistantContextInput): Promise<AssistantContext> {
   const tenant = { orgId: input.orgId, livemode: input.livemode };
-  const [contact, index] = await Promise.all([
+  const [contact, index, agent] = await Promise.all([
     contactContext(tenant, { contactId: input.contactId, phone: input.phone }, RECORDS_CONTEXT_BUDGET),
     knowledgeSearcher.index({ ...tenant, agentId: input.agentId }),
+    Agent.findById(input.agentId).select({ knowledge_citations: 1 }).lean(),
   ]);
   const searched = index.size > 0 && input.query.trim() !== '';
-  const hits = searched ? index.search(input.query, PROMPT_KNOWLEDGE_CHUNKS) : [];
+  const hits = searched ? (await rankIndex(index, input.query, PROMPT_KNOWLEDGE_CHUNKS)).hits : [];
   const parts: string[] = [];
   if (contact) parts.push(contact.text);
   if (index.size > 0) {
@@ -61,10 +69,11 @@ export async function assistantContext(input: AssistantContextInput): Promise<As
       'You have knowledge documents. Answer from them when they cover the question; call search_knowledge with a short query to look something else up. Do not invent facts they do not state.',
     );
   }
+  if (index.size > 0 && agent?.knowledge_citations === true) parts.push(CITATION_INSTRUCTION);
   if (hits.length) parts.push('Knowledge that may answer the latest message:', formatKnowledge(hits));
   return {
     text: parts.join('\n\n'),
-    knowledge: hits.map((h) => ({ document: h.document, chunk: h.chunk })),
+    knowledge: hits.map(knowledgeRefOf),
     contactId: contact?.contactId ?? null,
     hasKnowledge: index.size > 0,
     searched,

@@ -1,5 +1,6 @@
 /**
- * Knowledge: an agent's documents, chunked, stored, and searched with BM25 (DESIGN.md sections 6 and 10).
+ * Knowledge: an agent's documents, chunked, stored, and searched by words (BM25) and, when an embedding
+ * model is configured, by meaning too (DESIGN.md sections 6 and 10).
  * Shared by the API (`/v1/knowledge`, which writes), the LLM activity and the `searchKnowledge` activity
  * (which read), and any channel that gives an assistant knowledge (calls, conversations, the widget).
  *
@@ -8,6 +9,13 @@
  * - Ranking: BM25 (BM25+, k1 1.2, b 0.7) by the `minisearch` library over title and text, title boosted,
  *   prefix and small-typo matching for longer terms; a stop-word list keeps "what is the…" from matching
  *   everything. No ranking code of our own.
+ * - Retrieval by meaning: with `OPENAI_EMBEDDING_MODEL` set, every chunk is embedded (title and text,
+ *   src/providers/embeddings.ts) when its revision is written, the vector stored on the chunk row; each
+ *   agent's index then also holds an HNSW graph of the vectors (src/services/knowledge-vectors.ts, the
+ *   `usearch` library), and a search embeds the query and fuses the BM25 and vector rankings (their top
+ *   `FUSION_CANDIDATES`, 10, each) by reciprocal rank fusion, k = 60 (src/services/rank-fusion.ts): retrieval
+ *   `hybrid`. Without a model, or when the query cannot be embedded, or no chunk of the agent has a
+ *   vector of the model's dimension, it is BM25 alone: retrieval `bm25`, said in every search answer.
  * - Freshness across processes: every write stores its rows first, then inserts the agent's next change
  *   row (src/models/knowledge.ts), then the API answers. A search reads the agent's version (its greatest
  *   change number) first, and uses the process's cached index only if it was built under that version;
@@ -29,7 +37,7 @@ import {
   type KnowledgeDocumentDoc,
   type KnowledgeDocumentObject,
   type KnowledgeRevisionDoc,
-  type KnowledgeSource,
+  type KnowledgeDocumentSource,
 } from '../models/knowledge';
 import { idTime } from '../shared/ids';
 import {
@@ -39,7 +47,17 @@ import {
   KnowledgeSourceError,
   type ExtractedSection,
 } from './knowledge-extract';
-import type { KnowledgeRef } from '../shared/assistant';
+import type { KnowledgeRef, KnowledgeSource } from '../shared/assistant';
+import {
+  decodeEmbedding,
+  embeddingModel,
+  embedTexts,
+  EmbeddingUnavailableError,
+  encodeEmbedding,
+} from '../providers/embeddings';
+import { logger } from '../logger';
+import { VectorIndex } from './knowledge-vectors';
+import { reciprocalRankFusion } from './rank-fusion';
 
 /** Limits of `POST /v1/knowledge` (the issue's numbers). */
 export const KNOWLEDGE_LIMITS = {
@@ -61,7 +79,11 @@ export interface AgentScope {
   agentId: string;
 }
 
-/** A search result: the chunk, its document's current title, and its BM25 score (higher is better). */
+/**
+ * A search result: the chunk, its document's current title, its source (to cite), and its score, higher
+ * is better: the BM25 score (retrieval `bm25`), the cosine similarity (`vector`, the benchmark's), or
+ * the reciprocal-rank-fusion score (`hybrid`, at most 2 / 61).
+ */
 export interface KnowledgeHit extends KnowledgeRef {
   title: string;
   text: string;
@@ -69,6 +91,19 @@ export interface KnowledgeHit extends KnowledgeRef {
   heading: string | null;
   page: number | null;
   score: number;
+  source: KnowledgeSource;
+}
+
+/**
+ * How a search ranked: `bm25` (words only: no embedding model, or the query could not be embedded, or no
+ * chunk has a vector), `hybrid` (BM25 and vectors fused); `vector` (vectors only) is for the benchmark.
+ */
+export type KnowledgeRetrieval = 'bm25' | 'hybrid' | 'vector';
+
+/** What a search found, and how it ranked. */
+export interface KnowledgeSearchResult {
+  hits: KnowledgeHit[];
+  retrieval: KnowledgeRetrieval;
 }
 
 /**
@@ -92,7 +127,7 @@ export interface ChunkPiece {
 export interface KnowledgeContent {
   chunks: ChunkPiece[];
   characters: number;
-  source?: KnowledgeSource;
+  source?: KnowledgeDocumentSource;
   status?: 'ready' | 'failed';
   failureReason?: string;
   failureMessage?: string;
@@ -277,13 +312,47 @@ export async function currentRevisions(kdocIds: string[]): Promise<Map<string, W
   return latest;
 }
 
+/** What is embedded for a chunk: its document's title, then its text (the title often names the topic). */
+export function embeddingInput(title: string, text: string): string {
+  return `${title}\n\n${text}`;
+}
+
+/**
+ * The embeddings of a revision's chunks (`embedTexts`), as stored on chunk rows: `embedding` (float32
+ * bytes) and `embedding_model`; no fields when no embedding model is configured.
+ * @throws ApiError 503 `embedding_unavailable` when the embedding server still fails after its retries:
+ *   the write stores nothing (chunks are written after this), and the client may retry it
+ */
+export async function chunkEmbeddings(
+  title: string,
+  chunks: string[],
+): Promise<{ embedding: Buffer; embedding_model: string }[] | null> {
+  let vectors: number[][] | null;
+  try {
+    vectors = await embedTexts(chunks.map((text) => embeddingInput(title, text)));
+  } catch (err) {
+    if (!(err instanceof EmbeddingUnavailableError)) throw err;
+    throw new ApiError(
+      503,
+      'api_error',
+      'embedding_unavailable',
+      `${err.message}. Nothing was stored; retry the request.`,
+    );
+  }
+  if (!vectors) return null;
+  const model = embeddingModel()!;
+  return vectors.map((v) => ({ embedding: encodeEmbedding(v), embedding_model: model }));
+}
+
 /** A chunk to store (the crawl's name for it). */
 export type ChunkInput = ChunkPiece;
 
 /**
  * Stores a revision: its chunks first (a retry tolerates those already there), then the revision row,
  * which makes them visible (a search reads the chunks of a revision it can read). Chunk `n` of the
- * revision is `chunks[n]`, stored as `<revision id>:<n>`.
+ * revision is `chunks[n]`, stored as `<revision id>:<n>`. Chunks are embedded first when an embedding
+ * model is configured (`chunkEmbeddings`; its 503 leaves nothing written), except those copied with an
+ * embedding of that model already (a re-crawl's unchanged pages, a new title alone keeps them).
  */
 export async function writeRevision(
   kdocId: string,
@@ -292,10 +361,20 @@ export async function writeRevision(
   title: string,
   content: KnowledgeContent,
 ): Promise<void> {
+  const model = embeddingModel();
+  const stale = content.chunks.flatMap((c, n) => (c.embedding && c.embedding_model === model ? [] : [n]));
+  const fresh = stale.length
+    ? await chunkEmbeddings(
+        title,
+        stale.map((n) => content.chunks[n].text),
+      )
+    : null;
+  const embedded = new Map(stale.map((n, i) => [n, fresh?.[i]]));
   const rows = content.chunks.map((chunk, n) => {
     const extra = Object.fromEntries(Object.entries(chunk).filter(([, v]) => v !== undefined && v !== null));
     return {
       ...extra,
+      ...(embedded.get(n) ?? {}),
       _id: chunkId(revisionId, n),
       revision_id: revisionId,
       kdoc_id: kdocId,
@@ -417,7 +496,7 @@ export async function fileContent(
       `Unsupported file type for '${file.filename}': upload a PDF, DOCX, HTML, Markdown, TXT or CSV file (by its extension or content type).`,
       param,
     );
-  const source: KnowledgeSource = {
+  const source: KnowledgeDocumentSource = {
     type: 'file',
     filename: file.filename,
     content_type: FILE_TYPES[type].contentTypes[0],
@@ -593,7 +672,7 @@ export async function replaceKnowledgeDocument(
       content = {
         chunks: await revisionChunks(current._id),
         characters: current.characters,
-        source: current.source as KnowledgeSource | undefined,
+        source: current.source as KnowledgeDocumentSource | undefined,
         status: current.status === 'failed' ? 'failed' : 'ready',
         failureReason: current.failure_reason ?? undefined,
         failureMessage: current.failure_message ?? undefined,
@@ -666,7 +745,18 @@ export interface IndexedChunk extends KnowledgeRef {
   text: string;
   heading?: string | null;
   page?: number | null;
+  /** Where it comes from (default: the title alone). */
+  source?: KnowledgeSource;
+  /** Its embedding by the configured model (unit length); absent: searched by BM25 only. */
+  vector?: Float32Array | null;
 }
+
+/**
+ * Chunks each ranking gives reciprocal rank fusion (the rank window): 10, Elasticsearch's default
+ * (`rank_window_size` = the size asked, 10). Wider windows let chunks both rankings place mid-list
+ * outscore either ranking's first; bench/knowledge-retrieval.ts measures 10, 20, 50 and 100 side by side.
+ */
+export const FUSION_CANDIDATES = 10;
 
 /** Index terms: lower case, two characters or more, not a stop word. */
 function indexTerm(term: string): string | null {
@@ -705,6 +795,8 @@ export class KnowledgeIndex {
   private readonly byDocument = new Map<string, string[]>();
   /** In how many chunks each index term occurs. */
   private readonly df = new Map<string, number>();
+  /** The chunks' embeddings (those that have one). */
+  private readonly vectors = new VectorIndex();
 
   constructor(chunks: IndexedChunk[]) {
     this.engine = new MiniSearch<IndexedChunk>({
@@ -724,6 +816,9 @@ export class KnowledgeIndex {
 
   private add(chunks: IndexedChunk[]): void {
     this.engine.addAll(chunks);
+    const skipped = this.vectors.add(chunks.flatMap((c) => (c.vector ? [{ id: c.id, vector: c.vector }] : [])));
+    if (skipped)
+      logger.warn('knowledge chunks with embeddings of another dimension are searched by BM25 only', { skipped });
     for (const c of chunks) {
       this.chunks.set(c.id, c);
       const ids = this.byDocument.get(c.document) ?? [];
@@ -741,6 +836,7 @@ export class KnowledgeIndex {
     for (const document of documents) {
       const ids = this.byDocument.get(document) ?? [];
       if (ids.length) this.engine.discardAll(ids);
+      this.vectors.remove(ids);
       for (const id of ids) {
         const c = this.chunks.get(id)!;
         for (const term of termsOf(`${c.title} ${c.text}`)) {
@@ -765,11 +861,42 @@ export class KnowledgeIndex {
     return this.byDocument.size;
   }
 
+  /** Chunks with an embedding, and the embeddings' dimension (0 when none). */
+  get vectorCount(): number {
+    return this.vectors.size;
+  }
+  get vectorDimensions(): number {
+    return this.vectors.dimensions;
+  }
+
   /**
-   * The `limit` best chunks for `query`, best first (BM25 score). A query of stop words only finds
-   * nothing; terms in most chunks are dropped when the query has rarer ones (see `MAX_QUERY_TERM_SHARE`).
+   * The `limit` best chunks for `query`, best first. With `vector` (the query's embedding, unit length, of
+   * the chunks' dimension) the BM25 and nearest-neighbour rankings (`FUSION_CANDIDATES` each) are fused
+   * by reciprocal rank fusion (`hybrid`), or the nearest neighbours alone with `mode: "vector"`; without
+   * it, BM25 alone (`bm25`). BM25: a query of stop words only finds nothing; terms in most chunks are
+   * dropped when the query has rarer ones (see `MAX_QUERY_TERM_SHARE`).
    */
+  rank(
+    query: string,
+    limit = 5,
+    opts: { vector?: Float32Array | null; mode?: 'hybrid' | 'vector'; candidates?: number } = {},
+  ): KnowledgeSearchResult {
+    const candidates = Math.max(limit, opts.candidates ?? FUSION_CANDIDATES);
+    const vector = opts.vector && opts.vector.length === this.vectors.dimensions ? opts.vector : null;
+    if (!vector || this.vectors.size === 0) return { hits: this.search(query, limit), retrieval: 'bm25' };
+    const near = this.vectors.search(vector, opts.mode === 'vector' ? limit : candidates);
+    if (opts.mode === 'vector') return { hits: near.map((n) => this.hit(n.id, n.similarity)), retrieval: 'vector' };
+    const words = this.bm25(query, candidates).map((r) => r.id);
+    const fused = reciprocalRankFusion([words, near.map((n) => n.id)]).slice(0, limit);
+    return { hits: fused.map((f) => this.hit(f.id, f.score, 100_000)), retrieval: 'hybrid' };
+  }
+
+  /** The `limit` best chunks for `query` by BM25 alone, best first (see `rank`). */
   search(query: string, limit = 5): KnowledgeHit[] {
+    return this.bm25(query, limit).map((r) => this.hit(r.id, r.score));
+  }
+
+  private bm25(query: string, limit: number): { id: string; score: number }[] {
     if (this.chunks.size === 0) return [];
     const terms = [...termsOf(query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters))];
     if (terms.length === 0) return [];
@@ -778,70 +905,121 @@ export class KnowledgeIndex {
     return this.engine
       .search({ combineWith: 'OR', queries: rare.length ? rare : terms })
       .slice(0, limit)
-      .map((r) => {
-        const c = this.chunks.get(String(r.id))!;
-        return {
-          document: c.document,
-          chunk: c.chunk,
-          title: c.title,
-          text: c.text,
-          heading: c.heading ?? null,
-          page: c.page ?? null,
-          score: Math.round(r.score * 1000) / 1000,
-        };
-      });
+      .map((r) => ({ id: String(r.id), score: r.score }));
   }
+
+  private hit(id: string, score: number, scale = 1000): KnowledgeHit {
+    const c = this.chunks.get(id)!;
+    return {
+      document: c.document,
+      chunk: c.chunk,
+      title: c.title,
+      text: c.text,
+      heading: c.heading ?? null,
+      page: c.page ?? null,
+      score: Math.round(score * scale) / scale,
+      source: { ...c.source, title: c.title },
+    };
+  }
+}
+
+/** A chunk row as `loadAgentChunks` reads it (`url`, `page` and `heading` are written by file and crawl sources). */
+interface StoredChunk {
+  kdoc_id: string;
+  revision_id: string;
+  n: number;
+  text: string;
+  embedding?: unknown;
+  embedding_model?: string;
+  url?: string | null;
+  page?: number | null;
+  heading?: string | null;
+}
+
+/** A document row's source fields a citation shows (`source.filename`, `source.url`; absent on text documents). */
+interface StoredSource {
+  _id: string;
+  source?: { filename?: string | null; url?: string | null } | null;
+}
+
+/**
+ * The citation of a stored chunk: its title, then the chunk's page and url, else the document's (a web
+ * source's, on the document row), and an uploaded file's name (on its revision, `filename`).
+ */
+function sourceOf(
+  title: string,
+  row: StoredChunk,
+  doc: StoredSource | undefined,
+  file: string | null | undefined,
+): KnowledgeSource {
+  const url = row.url ?? doc?.source?.url ?? undefined;
+  const filename = file ?? doc?.source?.filename ?? undefined;
+  return {
+    title,
+    ...(url ? { url } : {}),
+    ...(filename ? { filename } : {}),
+    ...(typeof row.page === 'number' ? { page: row.page } : {}),
+  };
 }
 
 /**
  * Loads the current chunks of an agent's live documents from the store: live identity rows, their
- * current revisions, the revisions' chunks. With `only` (a few changed documents), rows are read by `_id`
+ * current revisions, the revisions' chunks, with their sources and (when they were embedded by the
+ * configured model) their embeddings. With `only` (a few changed documents), rows are read by `_id`
  * (chunk ids follow from the revision and its chunk count).
  */
 export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promise<IndexedChunk[]> {
   const live = { agent_id: scope.agentId, org_id: scope.orgId, livemode: scope.livemode, deleted_ms: null };
-  let docIds: string[];
+  let docs: StoredSource[];
   if (only) {
-    docIds = [];
-    for (const id of only) if (await KnowledgeDocument.exists({ _id: id, ...live })) docIds.push(id);
+    docs = [];
+    for (const id of only) {
+      const doc = await KnowledgeDocument.findOne({ _id: id, ...live })
+        .select({ _id: 1, source: 1 })
+        .lean();
+      if (doc) docs.push(doc as StoredSource);
+    }
   } else {
-    docIds = (await KnowledgeDocument.find(live).select({ _id: 1 }).lean()).map((d) => d._id);
+    docs = (await KnowledgeDocument.find(live).select({ _id: 1, source: 1 }).lean()) as StoredSource[];
   }
-  const revisions = [...(await currentRevisions(docIds)).values()];
+  const revisions = [...(await currentRevisions(docs.map((d) => d._id))).values()];
   if (revisions.length === 0) return [];
-  let rows: {
-    kdoc_id: string;
-    revision_id: string;
-    n: number;
-    text: string;
-    heading?: string | null;
-    page?: number | null;
-  }[];
+  let rows: StoredChunk[];
   if (only) {
     rows = [];
     for (const r of revisions) {
       for (let n = 0; n < r.chunks; n++) {
         const row = await KnowledgeChunk.findById(chunkId(r._id, n)).lean();
-        if (row) rows.push(row);
+        if (row) rows.push(row as StoredChunk);
       }
     }
   } else {
     // One `{revision_id}` query per revision (index `{revision_id: 1, n: 1}`), side by side.
     rows = (
       await Promise.all(revisions.map((r) => KnowledgeChunk.find({ revision_id: r._id }).sort({ n: 1 }).lean()))
-    ).flat();
+    ).flat() as StoredChunk[];
   }
   const titles = new Map(revisions.map((r) => [r._id, r.title]));
+  const files = new Map(
+    revisions.map((r) => [r._id, (r.source as KnowledgeDocumentSource | undefined)?.filename ?? null]),
+  );
+  const byId = new Map(docs.map((d) => [d._id, d]));
+  const model = embeddingModel();
   return rows
-    .map((r) => ({
-      id: `${r.kdoc_id}:${r.n}`,
-      document: r.kdoc_id,
-      chunk: r.n,
-      title: titles.get(r.revision_id)!,
-      text: r.text,
-      ...(r.heading != null ? { heading: r.heading } : {}),
-      ...(r.page != null ? { page: r.page } : {}),
-    }))
+    .map((r) => {
+      const title = titles.get(r.revision_id)!;
+      return {
+        id: `${r.kdoc_id}:${r.n}`,
+        document: r.kdoc_id,
+        chunk: r.n,
+        title,
+        text: r.text,
+        ...(r.heading != null ? { heading: r.heading } : {}),
+        ...(r.page != null ? { page: r.page } : {}),
+        source: sourceOf(title, r, byId.get(r.kdoc_id), files.get(r.revision_id)),
+        vector: model && r.embedding_model === model ? decodeEmbedding(r.embedding) : null,
+      };
+    })
     .sort((a, b) => (a.document === b.document ? a.chunk - b.chunk : a.document < b.document ? -1 : 1));
 }
 
@@ -883,7 +1061,8 @@ export class KnowledgeSearcher {
 
   /** The agent's index, reflecting at least every change answered before this call. */
   async index(scope: AgentScope): Promise<KnowledgeIndex> {
-    const key = `${scope.orgId}|${scope.livemode}|${scope.agentId}`;
+    // A change of embedding model makes other indexes: vectors of two models are not comparable.
+    const key = `${scope.orgId}|${scope.livemode}|${scope.agentId}|${embeddingModel() ?? ''}`;
     const cached = this.cache.get(key);
     const version = await knowledgeVersion(scope.agentId, cached?.seen ?? 0);
     const entry = cached ?? { seen: 0, latest: Promise.resolve({ version: -1, index: new KnowledgeIndex([]) }) };
@@ -906,16 +1085,56 @@ export class KnowledgeSearcher {
     return (await next).index;
   }
 
-  /** The `limit` best chunks of the agent's knowledge for `query` (see `KnowledgeIndex.search`). */
+  /** The `limit` best chunks of the agent's knowledge for `query`, and how they were ranked (`rankIndex`). */
+  async find(scope: AgentScope & { query: string; limit?: number }): Promise<KnowledgeSearchResult> {
+    return rankIndex(await this.index(scope), scope.query, scope.limit ?? 5);
+  }
+
+  /** The hits of `find`. */
   async search(scope: AgentScope & { query: string; limit?: number }): Promise<KnowledgeHit[]> {
-    return (await this.index(scope)).search(scope.query, scope.limit ?? 5);
+    return (await this.find(scope)).hits;
   }
 }
+
+/**
+ * Searches an agent's index (`KnowledgeIndex.rank`): when an embedding model is configured and the index
+ * holds vectors, the query is embedded first (`embedTexts`, retried) and the rankings are fused
+ * (`hybrid`); when the query cannot be embedded, BM25 alone answers (`bm25`) and a warning is logged, so
+ * a flaky embedding server never leaves a caller without knowledge.
+ * @param mode `vector`: nearest neighbours only (the benchmark)
+ * @param candidates chunks each ranking gives the fusion (default `FUSION_CANDIDATES`; the benchmark varies it)
+ */
+export async function rankIndex(
+  index: KnowledgeIndex,
+  query: string,
+  limit: number,
+  mode: 'hybrid' | 'vector' = 'hybrid',
+  candidates = FUSION_CANDIDATES,
+): Promise<KnowledgeSearchResult> {
+  let vector: Float32Array | null = null;
+  if (index.vectorCount > 0 && embeddingModel() && query.trim()) {
+    try {
+      const asked = query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters);
+      const [v] = (await embedTexts([asked], QUERY_EMBEDDING)) ?? [];
+      vector = v ? Float32Array.from(v) : null;
+    } catch (err) {
+      if (!(err instanceof EmbeddingUnavailableError)) throw err;
+      logger.warn('knowledge query not embedded; searching by BM25 only', { error: err.message });
+    }
+  }
+  return index.rank(query, limit, { vector, mode, candidates });
+}
+
+/**
+ * A query is tried twice (a reused connection the server just closed fails at once), each within 1.5 s:
+ * past that, BM25 answers alone (a turn is waiting).
+ */
+const QUERY_EMBEDDING = { attempts: 2, timeoutMs: 1_500 };
 
 /** This process's searcher. */
 export const knowledgeSearcher = new KnowledgeSearcher();
 
-/** The best chunks of the agent's knowledge for `query`, fresh as of the last answered change. */
-export function searchKnowledge(scope: AgentScope & { query: string; limit?: number }): Promise<KnowledgeHit[]> {
-  return knowledgeSearcher.search(scope);
+/** The best chunks of the agent's knowledge for `query`, fresh as of the last answered change, and how they were ranked. */
+export function searchKnowledge(scope: AgentScope & { query: string; limit?: number }): Promise<KnowledgeSearchResult> {
+  return knowledgeSearcher.find(scope);
 }

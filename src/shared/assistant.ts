@@ -28,6 +28,51 @@ export interface ToolCall {
 export interface KnowledgeRef {
   document: string;
   chunk: number;
+  /** Where the chunk comes from, to cite it (absent in refs recorded before sources existed). */
+  source?: KnowledgeSource;
+}
+
+/**
+ * A knowledge chunk's source as the assistant may cite it: the document's title and, when the document
+ * has them, the page it came from (`url`, crawls and single pages), its file name (uploads) and the
+ * 1-based page of a PDF.
+ */
+export interface KnowledgeSource {
+  title: string;
+  url?: string;
+  filename?: string;
+  page?: number;
+}
+
+/** A source in a few words for the model: its title, then its page, file name or address when it has them. */
+export function citeSource(source: KnowledgeSource): string {
+  const where = [
+    source.page !== undefined ? `page ${source.page}` : null,
+    source.filename ?? null,
+    source.url ?? null,
+  ].filter(Boolean);
+  return where.length ? `${source.title}, ${where.join(', ')}` : source.title;
+}
+
+/**
+ * Knowledge chunks as the model is given them (in the prompt and as the `search_knowledge` tool's result):
+ * numbered, each with its title, document and chunk number, and its source when it has more than a title.
+ */
+export function formatKnowledgeHits(
+  hits: (KnowledgeRef & { title: string; text: string; source?: KnowledgeSource })[],
+): string {
+  return hits
+    .map((h, i) => {
+      const cite = h.source ? citeSource(h.source) : h.title;
+      const source = cite !== h.title ? `\nSource: ${cite}` : '';
+      return `[${i + 1}] ${h.title} (${h.document} #${h.chunk})${source}\n${h.text}`;
+    })
+    .join('\n\n');
+}
+
+/** A hit as a transcript records it: document, chunk and source (title, url, file name, page). */
+export function knowledgeRefOf(hit: KnowledgeRef): KnowledgeRef {
+  return { document: hit.document, chunk: hit.chunk, ...(hit.source ? { source: hit.source } : {}) };
 }
 
 /**

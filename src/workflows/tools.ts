@@ -31,7 +31,13 @@ import type * as callbackActivities from '../activities/callbacks';
 import type * as knowledgeActivities from '../activities/knowledge';
 import type * as optOutActivities from '../activities/opt-outs';
 import type * as toolActivities from '../activities/tools';
-import type { AssistantContextIds, KnowledgeRef, ToolCall } from '../shared/assistant';
+import {
+  formatKnowledgeHits,
+  knowledgeRefOf,
+  type AssistantContextIds,
+  type KnowledgeRef,
+  type ToolCall,
+} from '../shared/assistant';
 import { checkFormValues, missingRequired, type FormDefinition, type FormValues } from '../shared/forms';
 import { isTransferTarget, type TransferMode } from '../shared/calls';
 import type { TransferDestination } from '../shared/dialing';
@@ -354,9 +360,10 @@ export function applyTool(tools: ToolHandlers, call: ToolCall, key = call.id): T
 }
 
 /**
- * `search_knowledge`: runs the `searchKnowledge` activity (BM25 over the agent's documents,
- * src/services/knowledge.ts) and gives the model the best `SEARCH_TOOL_CHUNKS` chunks, numbered and titled;
- * the effect lists them so the transcript shows what the assistant found.
+ * `search_knowledge`: runs the `searchKnowledge` activity (BM25, fused with vectors when an embedding
+ * model is configured, over the agent's documents, src/services/knowledge.ts) and gives the model the best
+ * `SEARCH_TOOL_CHUNKS` chunks, numbered, titled and sourced (src/shared/assistant.ts `formatKnowledgeHits`);
+ * the effect lists them with their sources, so the transcript shows what the assistant found.
  */
 async function searchKnowledge(context: AssistantContextIds, asked: string): Promise<ToolEffect> {
   const query = asked.trim();
@@ -375,8 +382,7 @@ async function searchKnowledge(context: AssistantContextIds, asked: string): Pro
     return { summary: 'Error: the knowledge search is unavailable right now.', ends: false, knowledge: [] };
   }
   if (hits.length === 0) return { summary: `No knowledge found for "${query}".`, ends: false, knowledge: [] };
-  const text = hits.map((h, i) => `[${i + 1}] ${h.title} (${h.document} #${h.chunk})\n${h.text}`).join('\n\n');
-  return { summary: text, ends: false, knowledge: hits.map((h) => ({ document: h.document, chunk: h.chunk })) };
+  return { summary: formatKnowledgeHits(hits), ends: false, knowledge: hits.map(knowledgeRefOf) };
 }
 
 /**

@@ -406,7 +406,7 @@ describe('knowledge', function () {
       const tr = (await request('GET', `/v1/calls/${call.id}/transcript`, { key: t.testKey })).body;
       // The model's answer: the assistant's first turn with knowledge (the AI disclosure opens the call before it).
       const answer = tr.turns.find((x: any) => x.role === 'assistant' && x.knowledge);
-      expect(answer.knowledge[0]).to.deep.equal({ document: refundDoc.id, chunk: 0 });
+      expect(answer.knowledge[0]).to.deep.equal({ document: refundDoc.id, chunk: 0, source: { title: 'Refunds' } });
       expect(tr.turns.find((x: any) => x.role === 'caller').knowledge).to.equal(undefined);
     });
 

@@ -43,10 +43,14 @@
  * prompt_tokens = the characters of the request's messages, completion_tokens = the characters of the
  * answer (so usage totals can be checked exactly against what the provider said).
  * `/v1/audio/*` (speech-to-text and text-to-speech of voice rooms) is test/support/fake-audio.ts.
+ * `POST /v1/embeddings` answers the deterministic vectors of test/support/fake-embeddings.ts (any model
+ * name); those requests are kept in `embeddingRequests`, not `requests`, and the next
+ * `embeddingFailures` of them are answered HTTP 500.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fakeAudio, handleAudio, type FakeAudio } from './fake-audio';
+import { fakeEmbedding } from './fake-embeddings';
 
 export interface FakeLlm {
   baseUrl: string;
@@ -70,6 +74,10 @@ export interface FakeLlm {
   delayMs: number;
   /** OpenAI's audio API on the same server (test/support/fake-audio.ts). */
   audio: FakeAudio;
+  /** Embedding requests: the model and the inputs. */
+  embeddingRequests: { model: string; input: string[] }[];
+  /** How many of the next embedding requests fail with HTTP 500 (default 0); change it between tests. */
+  embeddingFailures: number;
   close(): Promise<void>;
 }
 
@@ -79,12 +87,35 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   const knobs = { streaming: { firstTokenMs: 0, tokenGapMs: 0 }, delayMs: 0 };
   let seq = 0;
   const audio = fakeAudio();
+  const embeddingRequests: FakeLlm['embeddingRequests'] = [];
+  const embeddingKnobs = { failures: 0 };
+  /** `POST /v1/embeddings`: OpenAI's answer shape, `usage` counting characters as tokens. */
+  const embeddingsAnswer = (body: { model?: string; input?: string | string[] }, res: http.ServerResponse) => {
+    const input = typeof body.input === 'string' ? [body.input] : (body.input ?? []);
+    embeddingRequests.push({ model: String(body.model), input });
+    res.writeHead(embeddingKnobs.failures > 0 ? 500 : 200, { 'content-type': 'application/json' });
+    if (embeddingKnobs.failures > 0) {
+      embeddingKnobs.failures--;
+      res.end(JSON.stringify({ error: { message: 'embedding server failed', type: 'server_error' } }));
+      return;
+    }
+    const tokens = input.reduce((n, t) => n + t.length, 0);
+    res.end(
+      JSON.stringify({
+        object: 'list',
+        model: body.model,
+        data: input.map((t, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(t) })),
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      }),
+    );
+  };
   const server = http.createServer((req, res) => {
     if (handleAudio(audio, req, res)) return;
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', async () => {
       const body = JSON.parse(raw || '{}');
+      if (req.url?.endsWith('/embeddings')) return embeddingsAnswer(body, res);
       body.atMs = Date.now();
       requests.push(body);
       const users = (body.messages ?? []).filter((m: { role: string }) => m.role === 'user');
@@ -208,6 +239,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     requests,
     audio,
+    embeddingRequests,
+    get embeddingFailures() {
+      return embeddingKnobs.failures;
+    },
+    set embeddingFailures(value) {
+      embeddingKnobs.failures = value;
+    },
     get streaming() {
       return knobs.streaming;
     },
