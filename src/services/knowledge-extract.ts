@@ -145,7 +145,7 @@ const isHtml = (input: { filename?: string; contentType?: string }) =>
 function extractHtml(html: string): ExtractedDocument {
   const document = parse(html);
   const pageTitle = (document.title ?? '').replace(/\s+/g, ' ').trim() || null;
-  let article: { title?: string | null; content?: string | null } | null = null;
+  let article: { title?: string | null; content?: string | null } | null;
   try {
     // Readability changes the document it reads: it gets a copy.
     article = new Readability(parse(html) as never, { charThreshold: 200 }).parse();
