@@ -540,7 +540,7 @@ async function crawlViews(docs: WithId<KnowledgeDocumentDoc>[]): Promise<Map<str
         pages_fetched: row.pages_fetched ?? 0,
         pages_failed: row.pages_failed ?? 0,
         failures: (row.failures ?? []).slice(0, MAX_KEPT_FAILURES).map((f) => ({ url: f.url, reason: f.reason })),
-        running: Boolean(row.run_id),
+        running: Boolean(row.run_id) || row.status === 'processing',
         last_crawled: seconds(row.finished_ms),
       },
     });

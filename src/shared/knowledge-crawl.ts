@@ -38,6 +38,8 @@ export interface CrawlFailure {
 export interface KnowledgeCrawlInput {
   kdocId: string;
   state?: CrawlState;
+  /** Pages per workflow run before continue-as-new (default `PAGES_PER_RUN`; tests set fewer). */
+  pagesPerRun?: number;
 }
 
 /** A crawl in progress: what the workflow carries from one run to the next. */

@@ -59,7 +59,8 @@ export async function knowledgeCrawlWorkflow(input: KnowledgeCrawlInput): Promis
   }
   const found = new Set(state.found);
   for (let thisRun = 0; state.next < state.found.length;) {
-    if (thisRun >= PAGES_PER_RUN) return await continueAsNew<typeof knowledgeCrawlWorkflow>({ ...input, state });
+    if (thisRun >= (input.pagesPerRun ?? PAGES_PER_RUN))
+      return await continueAsNew<typeof knowledgeCrawlWorkflow>({ ...input, state });
     const first = state.next;
     const batch = state.found.slice(first, first + CRAWL_PARALLEL_PAGES);
     const outcomes = await Promise.all(

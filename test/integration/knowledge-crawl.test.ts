@@ -14,7 +14,7 @@ import { h, newTenant, request } from '../support/harness';
 import { KnowledgeChunk } from '../../src/models/knowledge';
 import { KnowledgeCrawl, KnowledgePage } from '../../src/models/knowledge-crawls';
 import { CRAWLER_TOKEN } from '../../src/services/knowledge-fetch';
-import { refreshScheduleId } from '../../src/shared/knowledge-crawl';
+import { KNOWLEDGE_CRAWL_WORKFLOW, refreshScheduleId } from '../../src/shared/knowledge-crawl';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -270,6 +270,25 @@ describe('knowledge from web pages and sites', function () {
       `${site.base}/docs/setup`,
     ]);
     expect(site.requested('/private/secret')).to.equal(0);
+  });
+
+  it('continues as new past the pages of one run, carrying its frontier, and commits the same pages', async () => {
+    const res = await create(t, { crawl: { url: `${site.base}/`, max_pages: 7, exclude: ['/slow', '/login'] } });
+    const first = await waitDoc(t, res.body.id);
+    const before = await chunksByUrl(first.id);
+    const handle = await h().env.client.workflow.start(KNOWLEDGE_CRAWL_WORKFLOW, {
+      workflowId: `knowledge-crawl-runs:${first.id}`,
+      taskQueue: h().taskQueue,
+      args: [{ kdocId: first.id, pagesPerRun: 2 }],
+    });
+    expect(await handle.result()).to.deep.equal({ status: 'ready', pages: first.crawl!.pages_fetched });
+    const history = await h()
+      .env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId)
+      .fetchHistory();
+    expect(history.events!.at(-1)!.workflowExecutionContinuedAsNewEventAttributes).to.not.equal(undefined);
+    const after = await waitDoc(t, first.id);
+    expect(after.crawl).to.deep.include({ pages_found: 7, pages_fetched: first.crawl!.pages_fetched });
+    expect(await chunksByUrl(first.id)).to.deep.equal(before);
   });
 
   it('one page: ready with its chunks; a page behind a login: failed with the reason', async () => {

@@ -245,9 +245,9 @@ describe('knowledge', function () {
     expect(missing.body.error).to.include({ code: 'parameter_missing', param: 'title' });
     const unknown = await request('POST', '/v1/knowledge', {
       key: t.testKey,
-      body: { agent_id: agentId, title: 't', text: 'x', url: 'u' },
+      body: { agent_id: agentId, title: 't', text: 'x', link: 'u' },
     });
-    expect(unknown.body.error).to.include({ code: 'parameter_unknown', param: 'url' });
+    expect(unknown.body.error).to.include({ code: 'parameter_unknown', param: 'link' });
     const blank = await request('POST', '/v1/knowledge', {
       key: t.testKey,
       body: { agent_id: agentId, title: 't', text: '  \n ' },
