@@ -37,6 +37,8 @@ import { setOrgCallLimit } from '../src/services/limits';
 import { startFakeRealtime } from '../test/support/fake-openai-realtime';
 import { startHttpsReceiver } from '../test/support/https-receiver';
 import { createHttpTool } from '../test/support/tools';
+import { defaultPayloadConverter } from '@temporalio/common';
+import { configuredCodec } from '../src/platform/payload-codec';
 import { toolTasks } from './voice-tasks';
 import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
 import { countCommands, startCpuProfile } from './profiling';
@@ -217,7 +219,11 @@ async function main(): Promise<void> {
         ? (
             await Promise.all(
               ids.map(async (id) =>
-                toolTasks((await h().env.client.workflow.getHandle(callWorkflowId(id)).fetchHistory()).events ?? []),
+                toolTasks(
+                  (await h().env.client.workflow.getHandle(callWorkflowId(id)).fetchHistory()).events ?? [],
+                  async (payload) =>
+                    defaultPayloadConverter.fromPayload((await configuredCodec().decode([payload]))[0]!),
+                ),
               ),
             )
           ).flat()
