@@ -280,7 +280,8 @@ function sectionsOf(root: DomNode, skipChrome: boolean): ExtractedSection[] {
     }
     const block = BLOCKS.has(tag);
     if (block) stack.push('break');
-    for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]);
+    const children = node.childNodes; // linkedom builds the list on each read: read it once
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
     if (block) parts.push('\n\n');
   }
   flush();
@@ -289,41 +290,48 @@ function sectionsOf(root: DomNode, skipChrome: boolean): ExtractedSection[] {
 
 /** A page parsed by linkedom (its types speak of the browser's DOM, which this build does not declare). */
 const domOf = (html: string) =>
-  (parseHTML(html) as unknown as { document: { title?: string; body: DomNode | null; documentElement: DomNode } })
-    .document;
+  (
+    parseHTML(html) as unknown as {
+      document: {
+        title?: string;
+        body: DomNode | null;
+        documentElement: DomNode;
+        querySelectorAll(selector: string): { length: number };
+        querySelector(selector: string): { textContent?: string | null } | null;
+      };
+    }
+  ).document;
 
-/** The text of a page's first `<h1>`, spaces collapsed; null when it has none. */
-function firstH1(html: string): string | null {
-  type Found = { textContent?: string | null } | null;
-  const doc = (parseHTML(html) as unknown as { document: { querySelector(q: string): Found } }).document;
-  return (doc.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim() || null;
-}
+/** Pages with more elements than this skip Readability (its scoring visits every element, more than once). */
+const READABILITY_MAX_ELEMENTS = 30_000;
 
 /**
  * HTML: with `readable`, the page's main content as Mozilla's Readability (Firefox Reader View) finds it,
- * else (or when it finds none) the whole body less scripts, navigation and footers; sections by headings.
- * Title: Readability's, else `<title>`, else the first heading.
+ * else (when it finds none, or the page has more than `READABILITY_MAX_ELEMENTS` elements) the whole
+ * body less scripts, navigation and footers; sections by headings. Title: `<title>`, else Readability's,
+ * else the first heading. The page is parsed once, twice only when Readability (which changes the page
+ * it reads) found nothing.
  */
 function htmlDocument(html: string, readable: boolean): ExtractedDocument {
-  const page = () => domOf(html);
-  const whole = page();
-  const title = whole.title?.replace(/\s+/g, ' ').trim() || null;
-  if (readable) {
+  let page = domOf(html);
+  const title = page.title?.replace(/\s+/g, ' ').trim() || null;
+  if (readable && page.querySelectorAll('*').length <= READABILITY_MAX_ELEMENTS) {
+    const h1 = (page.querySelector('h1')?.textContent ?? '').replace(/\s+/g, ' ').trim() || null;
     try {
-      const article = new Readability(page() as never, { maxElemsToParse: 200_000 }).parse();
+      const article = new Readability(page as never).parse();
       if (article?.content && article.textContent?.trim()) {
         const content = domOf(`<!doctype html><html><body>${article.content}</body></html>`);
         const sections = sectionsOf(content.body ?? content.documentElement, false);
         // Readability drops a heading it took as the article's title: the text before the next heading is its.
-        const h1 = firstH1(html);
         if (h1 && sections[0]?.heading === null && !sections.some((x) => x.heading === h1)) sections[0].heading = h1;
-        if (sections.length) return { title: article.title?.trim() || title, sections };
+        if (sections.length) return { title: title ?? (article.title?.trim() || null), sections };
       }
     } catch {
       // Readability could not read it: the whole body below.
     }
+    page = domOf(html);
   }
-  const sections = sectionsOf(whole.body ?? whole.documentElement, readable);
+  const sections = sectionsOf(page.body ?? page.documentElement, readable);
   return { title: title ?? sections.find((s) => s.heading)?.heading ?? null, sections };
 }
 
@@ -348,8 +356,6 @@ export async function extractInThread(input: {
   } else if (type === 'docx') doc = await docxDocument(bytes);
   else {
     const text = decodeText(bytes);
-    if (text.length > FILE_LIMITS.maxCharacters * 20)
-      throw new KnowledgeSourceError('text_too_long', FILE_FAILURES.text_too_long);
     if (type === 'html') doc = htmlDocument(text, true);
     else if (type === 'markdown') doc = markdownSections(text);
     else if (type === 'csv') doc = csvSections(text);

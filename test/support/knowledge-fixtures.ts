@@ -6,7 +6,7 @@
  * text, and zip bombs disguised as DOCX (one that declares its huge size, one that lies about it).
  * Used by test/integration/knowledge-files.test.ts (and free for a benchmark).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import zlib from 'node:zlib';
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
 
@@ -62,7 +62,10 @@ export async function buildPdf(pages: FixtureSection[][], title = 'Fixture PDF')
   return Buffer.from(await doc.save());
 }
 
-/** A PDF of about `bytes` bytes: pages of text (`textPages`) padded with a large incompressible image. */
+/**
+ * A PDF of about `bytes` bytes: `textPages` pages of text, and on the first a photo-sized image of random
+ * bytes (a JPEG as PDF.js sees it: only its header is read, and images are not decoded for text).
+ */
 export async function buildLargePdf(bytes: number, textPages = 60): Promise<Buffer> {
   const sections = Array.from({ length: textPages }, (_, p) => [
     {
@@ -74,44 +77,16 @@ export async function buildLargePdf(bytes: number, textPages = 60): Promise<Buff
       ),
     },
   ]);
-  const doc = await PDFDocument.load(await buildPdf(sections, 'Large PDF'));
-  const pad = Math.max(0, bytes - (60_000 * textPages) / 10);
-  if (pad > 0) {
-    // An uncompressed 8-bit grayscale image of random pixels (PNG made by hand: a PNG needs no encoder here).
-    const side = Math.ceil(Math.sqrt(pad));
-    const raw = Buffer.alloc((side + 1) * side);
-    for (let r = 0; r < side; r++) {
-      raw[r * (side + 1)] = 0;
-      for (let c = 1; c <= side; c++) raw[r * (side + 1) + c] = (r * 7919 + c * 104729) % 251;
-    }
-    const png = buildPng(side, side, zlib.deflateSync(raw, { level: 0 }));
-    const image = await doc.embedPng(png);
-    doc.getPage(0).drawImage(image, { x: 400, y: 40, width: 150, height: 150 });
-  }
+  const text = await buildPdf(sections, 'Large PDF');
+  const pad = bytes - text.length - 4096;
+  if (pad <= 0) return text;
+  const doc = await PDFDocument.load(text);
+  // SOI, a baseline SOF0 header (8-bit, 2000 x 2000, one component), then the "scan" and EOI.
+  const header = Buffer.from('ffd8ffc0000b0807d007d00101110000ffda0008010100003f00', 'hex');
+  const jpeg = Buffer.concat([header, randomBytes(pad), Buffer.from('ffd9', 'hex')]);
+  const image = await doc.embedJpg(jpeg);
+  doc.getPage(0).drawImage(image, { x: 400, y: 40, width: 150, height: 150 });
   return Buffer.from(await doc.save());
-}
-
-/** A grayscale PNG of `idat` (deflated scanlines). */
-function buildPng(width: number, height: number, idat: Buffer): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // grayscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', idat),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 /** A PDF whose only page holds a drawn rectangle: no text at all (as a scan without OCR). */
