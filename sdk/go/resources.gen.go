@@ -42,6 +42,9 @@ const (
 	ErrorCodeConversationNotHandedOver   ErrorCode = "conversation_not_handed_over"
 	ErrorCodeCsrfTokenInvalid            ErrorCode = "csrf_token_invalid"
 	ErrorCodeDestinationNotAllowed       ErrorCode = "destination_not_allowed"
+	ErrorCodeEmbeddingUnavailable        ErrorCode = "embedding_unavailable"
+	ErrorCodeFileTooLarge                ErrorCode = "file_too_large"
+	ErrorCodeFileTypeUnsupported         ErrorCode = "file_type_unsupported"
 	ErrorCodeFromNotOwned                ErrorCode = "from_not_owned"
 	ErrorCodeIdempotencyKeyInUse         ErrorCode = "idempotency_key_in_use"
 	ErrorCodeIdempotencyKeyInvalid       ErrorCode = "idempotency_key_invalid"
@@ -900,8 +903,8 @@ func (r *KnowledgeService) Retrieve(ctx context.Context, id string, opts ...Requ
 }
 
 // Search is GET /v1/knowledge/search (searchKnowledge): Search an agent's knowledge.
-func (r *KnowledgeService) Search(ctx context.Context, params *SearchKnowledgeParams, opts ...RequestOption) (*KnowledgeChunkList, error) {
-	return doJSON[KnowledgeChunkList](ctx, r.client, "GET", "/v1/knowledge/search", queryOf(params, "agent_id", "query", "limit"), nil, opts)
+func (r *KnowledgeService) Search(ctx context.Context, params *SearchKnowledgeParams, opts ...RequestOption) (*KnowledgeSearchList, error) {
+	return doJSON[KnowledgeSearchList](ctx, r.client, "GET", "/v1/knowledge/search", queryOf(params, "agent_id", "query", "limit"), nil, opts)
 }
 
 // Update is POST /v1/knowledge/{id} (updateKnowledgeDocument): Replace a knowledge document.

@@ -8,6 +8,7 @@ import (
 	"errors"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // Defines values for AccountMode.
@@ -888,19 +889,46 @@ const (
 	KnowledgeChunkObjectKnowledgeChunk KnowledgeChunkObject = "knowledge_chunk"
 )
 
-// Defines values for KnowledgeChunkListObject.
-const (
-	KnowledgeChunkListObjectList KnowledgeChunkListObject = "list"
-)
-
 // Defines values for KnowledgeDocumentObject.
 const (
 	KnowledgeDocumentObjectKnowledgeDocument KnowledgeDocumentObject = "knowledge_document"
 )
 
+// Defines values for KnowledgeDocumentRefresh.
+const (
+	KnowledgeDocumentRefreshDaily  KnowledgeDocumentRefresh = "daily"
+	KnowledgeDocumentRefreshWeekly KnowledgeDocumentRefresh = "weekly"
+)
+
+// Defines values for KnowledgeDocumentStatus.
+const (
+	KnowledgeDocumentStatusFailed     KnowledgeDocumentStatus = "failed"
+	KnowledgeDocumentStatusProcessing KnowledgeDocumentStatus = "processing"
+	KnowledgeDocumentStatusReady      KnowledgeDocumentStatus = "ready"
+)
+
 // Defines values for KnowledgeDocumentListObject.
 const (
 	KnowledgeDocumentListObjectList KnowledgeDocumentListObject = "list"
+)
+
+// Defines values for KnowledgeDocumentSourceType.
+const (
+	Crawl KnowledgeDocumentSourceType = "crawl"
+	File  KnowledgeDocumentSourceType = "file"
+	Text  KnowledgeDocumentSourceType = "text"
+	Url   KnowledgeDocumentSourceType = "url"
+)
+
+// Defines values for KnowledgeSearchListObject.
+const (
+	KnowledgeSearchListObjectList KnowledgeSearchListObject = "list"
+)
+
+// Defines values for KnowledgeSearchListRetrieval.
+const (
+	Bm25   KnowledgeSearchListRetrieval = "bm25"
+	Hybrid KnowledgeSearchListRetrieval = "hybrid"
 )
 
 // Defines values for McpToolObject.
@@ -1704,6 +1732,12 @@ const (
 	CreateFormJSONBodyFieldsTypeString  CreateFormJSONBodyFieldsType = "string"
 )
 
+// Defines values for CreateKnowledgeDocumentJSONBodyRefresh.
+const (
+	CreateKnowledgeDocumentJSONBodyRefreshDaily  CreateKnowledgeDocumentJSONBodyRefresh = "daily"
+	CreateKnowledgeDocumentJSONBodyRefreshWeekly CreateKnowledgeDocumentJSONBodyRefresh = "weekly"
+)
+
 // Defines values for SendMessageJSONBodyChannel.
 const (
 	SendMessageJSONBodyChannelSms      SendMessageJSONBodyChannel = "sms"
@@ -1894,6 +1928,9 @@ type Agent struct {
 
 	// Interruptible What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`.
 	Interruptible *AgentInterruptible `json:"interruptible"`
+
+	// KnowledgeCitations Whether the assistant is asked to cite the knowledge it answers from: the sources (title, url or file name, page) of the chunks it is given are in its prompt, with the instruction to name them (default false).
+	KnowledgeCitations bool `json:"knowledge_citations"`
 
 	// Language BCP 47 tag of the assistant's speech; null: the provider's default.
 	Language *string `json:"language"`
@@ -2163,6 +2200,9 @@ type AgentVersionConfig struct {
 
 	// Interruptible What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`), `speech`, or `none`; null: `any`.
 	Interruptible *AgentVersionConfigInterruptible `json:"interruptible"`
+
+	// KnowledgeCitations Whether the assistant is asked to cite the knowledge it answers from: the sources (title, url or file name, page) of the chunks it is given are in its prompt, with the instruction to name them (default false).
+	KnowledgeCitations bool `json:"knowledge_citations"`
 
 	// Language BCP 47 tag of the assistant's speech; null: the provider's default.
 	Language *string `json:"language"`
@@ -4165,46 +4205,56 @@ type HttpToolObject string
 // HttpToolType defines model for HttpTool.Type.
 type HttpToolType string
 
-// KnowledgeChunk A search hit: a chunk of a knowledge document and its score.
+// KnowledgeChunk A search hit: a chunk of a knowledge document, its score and its source.
 type KnowledgeChunk struct {
-	Chunk    int                  `json:"chunk"`
-	Document string               `json:"document"`
-	Object   KnowledgeChunkObject `json:"object"`
-	Score    float32              `json:"score"`
-	Text     string               `json:"text"`
-	Title    string               `json:"title"`
+	Chunk    int    `json:"chunk"`
+	Document string `json:"document"`
+
+	// Heading The heading the chunk sits under in its file; null for text.
+	Heading *string              `json:"heading"`
+	Object  KnowledgeChunkObject `json:"object"`
+
+	// Page The 1-based page of a PDF the chunk comes from; null otherwise.
+	Page *int `json:"page"`
+
+	// Score Higher is better: the BM25 score (retrieval `bm25`) or the reciprocal-rank-fusion score (`hybrid`, at most 2/61).
+	Score float32 `json:"score"`
+
+	// Source Where a knowledge chunk comes from, as the assistant may cite it: the title, and when the document has them the page address, the file name and the page of a PDF.
+	Source KnowledgeSource `json:"source"`
+	Text   string          `json:"text"`
+	Title  string          `json:"title"`
 }
 
 // KnowledgeChunkObject defines model for KnowledgeChunk.Object.
 type KnowledgeChunkObject string
 
-// KnowledgeChunkList A page of `KnowledgeChunk` objects.
-type KnowledgeChunkList struct {
-	Data []KnowledgeChunk `json:"data"`
-
-	// HasMore True when more objects follow this page.
-	HasMore bool                     `json:"has_more"`
-	Object  KnowledgeChunkListObject `json:"object"`
-
-	// Url The path of this list, e.g. `/v1/calls`.
-	Url string `json:"url"`
-}
-
-// KnowledgeChunkListObject defines model for KnowledgeChunkList.Object.
-type KnowledgeChunkListObject string
-
 // KnowledgeDocument A document of an agent's knowledge, split in chunks the assistant is given when they match.
 type KnowledgeDocument struct {
-	AgentId    string `json:"agent_id"`
-	Characters int    `json:"characters"`
-	Chunks     int    `json:"chunks"`
+	AgentId    string                  `json:"agent_id"`
+	Characters int                     `json:"characters"`
+	Chunks     int                     `json:"chunks"`
+	Crawl      *KnowledgeDocumentCrawl `json:"crawl,omitempty"`
 
 	// Created Unix time in seconds.
-	Created  int                     `json:"created"`
-	Id       string                  `json:"id"`
-	Livemode bool                    `json:"livemode"`
-	Object   KnowledgeDocumentObject `json:"object"`
-	Title    string                  `json:"title"`
+	Created int `json:"created"`
+
+	// FailureMessage A file's failure in a sentence; null otherwise.
+	FailureMessage *string `json:"failure_message"`
+
+	// FailureReason Why a `failed` document has no text: a file's `pdf_encrypted`, `file_corrupt`, `file_too_large_uncompressed`, `no_text`, `text_too_long`, `extraction_timeout`, or a web source's reason when no page could be read; null otherwise.
+	FailureReason *string                 `json:"failure_reason"`
+	Id            string                  `json:"id"`
+	Livemode      bool                    `json:"livemode"`
+	Object        KnowledgeDocumentObject `json:"object"`
+
+	// Refresh Web sources: how often the site is crawled again (null: never).
+	Refresh *KnowledgeDocumentRefresh `json:"refresh,omitempty"`
+	Source  KnowledgeDocumentSource   `json:"source"`
+
+	// Status `ready` once searchable; `processing` while the first crawl of a web source runs (its content empty); `failed` when the source gave no text (see `failure_reason`).
+	Status KnowledgeDocumentStatus `json:"status"`
+	Title  string                  `json:"title"`
 
 	// Updated Unix time in seconds.
 	Updated int `json:"updated"`
@@ -4212,6 +4262,37 @@ type KnowledgeDocument struct {
 
 // KnowledgeDocumentObject defines model for KnowledgeDocument.Object.
 type KnowledgeDocumentObject string
+
+// KnowledgeDocumentRefresh Web sources: how often the site is crawled again (null: never).
+type KnowledgeDocumentRefresh string
+
+// KnowledgeDocumentStatus `ready` once searchable; `processing` while the first crawl of a web source runs (its content empty); `failed` when the source gave no text (see `failure_reason`).
+type KnowledgeDocumentStatus string
+
+// KnowledgeDocumentCrawl defines model for KnowledgeDocumentCrawl.
+type KnowledgeDocumentCrawl struct {
+	// Failures Why pages failed (the first 100).
+	Failures []KnowledgeDocumentCrawlFailuresItem `json:"failures"`
+
+	// LastCrawled Unix time in seconds.
+	LastCrawled *int `json:"last_crawled"`
+	PagesFailed int  `json:"pages_failed"`
+
+	// PagesFetched Pages read and kept.
+	PagesFetched int `json:"pages_fetched"`
+
+	// PagesFound Pages found in scope so far (at most `max_pages`).
+	PagesFound int `json:"pages_found"`
+
+	// Running True while a crawl (the first one or a refresh) runs.
+	Running bool `json:"running"`
+}
+
+// KnowledgeDocumentCrawlFailuresItem defines model for KnowledgeDocumentCrawlFailuresItem.
+type KnowledgeDocumentCrawlFailuresItem struct {
+	Reason string `json:"reason"`
+	Url    string `json:"url"`
+}
 
 // KnowledgeDocumentList A page of `KnowledgeDocument` objects.
 type KnowledgeDocumentList struct {
@@ -4227,6 +4308,63 @@ type KnowledgeDocumentList struct {
 
 // KnowledgeDocumentListObject defines model for KnowledgeDocumentList.Object.
 type KnowledgeDocumentListObject string
+
+// KnowledgeDocumentSource defines model for KnowledgeDocumentSource.
+type KnowledgeDocumentSource struct {
+	// Bytes A file: its size in bytes.
+	Bytes *int `json:"bytes,omitempty"`
+
+	// ContentType A file: its type (`application/pdf`, `text/csv`, …).
+	ContentType *string `json:"content_type,omitempty"`
+
+	// Filename A file: its name as uploaded.
+	Filename *string `json:"filename,omitempty"`
+
+	// Type `text` posted, a `file` uploaded, a `url` or a `crawl`.
+	Type KnowledgeDocumentSourceType `json:"type"`
+
+	// Url A page or crawl: its address.
+	Url *string `json:"url,omitempty"`
+}
+
+// KnowledgeDocumentSourceType `text` posted, a `file` uploaded, a `url` or a `crawl`.
+type KnowledgeDocumentSourceType string
+
+// KnowledgeSearchList Search hits, best first, and how they were ranked.
+type KnowledgeSearchList struct {
+	Data []KnowledgeChunk `json:"data"`
+
+	// HasMore Always false: the hits asked for fit in one answer.
+	HasMore bool                      `json:"has_more"`
+	Object  KnowledgeSearchListObject `json:"object"`
+
+	// Retrieval `hybrid`: BM25 and vector similarity fused by reciprocal rank fusion (an embedding model is configured and the query was embedded); `bm25`: words only (no embedding model, the embedding server failed for this query, or no chunk has an embedding yet).
+	Retrieval KnowledgeSearchListRetrieval `json:"retrieval"`
+
+	// Url `/v1/knowledge/search`.
+	Url string `json:"url"`
+}
+
+// KnowledgeSearchListObject defines model for KnowledgeSearchList.Object.
+type KnowledgeSearchListObject string
+
+// KnowledgeSearchListRetrieval `hybrid`: BM25 and vector similarity fused by reciprocal rank fusion (an embedding model is configured and the query was embedded); `bm25`: words only (no embedding model, the embedding server failed for this query, or no chunk has an embedding yet).
+type KnowledgeSearchListRetrieval string
+
+// KnowledgeSource Where a knowledge chunk comes from, as the assistant may cite it: the title, and when the document has them the page address, the file name and the page of a PDF.
+type KnowledgeSource struct {
+	// Filename The uploaded file it was read from.
+	Filename *string `json:"filename,omitempty"`
+
+	// Page The page of the file (PDF), from 1.
+	Page *int `json:"page,omitempty"`
+
+	// Title The document's title.
+	Title string `json:"title"`
+
+	// Url The web page the chunk was read from (a `url` or crawled document).
+	Url *string `json:"url,omitempty"`
+}
 
 // McpTool The tools of a Model Context Protocol server (`type: mcp`).
 type McpTool struct {
@@ -5084,6 +5222,9 @@ type TranscriptTurnReason string
 type TranscriptTurnKnowledgeItem struct {
 	Chunk    int    `json:"chunk"`
 	Document string `json:"document"`
+
+	// Source Where a knowledge chunk comes from, as the assistant may cite it: the title, and when the document has them the page address, the file name and the page of a PDF.
+	Source *KnowledgeSource `json:"source,omitempty"`
 }
 
 // TranscriptTurnTool defines model for TranscriptTurnTool.
@@ -5583,6 +5724,9 @@ type CreateAgentJSONBody struct {
 	// Interruptible What may interrupt the assistant while it speaks on a phone call: the caller's speech or keys (`any`, ConversationRelay's default), `speech` only, or `none`.
 	Interruptible *CreateAgentJSONBodyInterruptible `json:"interruptible,omitempty"`
 
+	// KnowledgeCitations Ask the assistant to cite the knowledge it answers from (default false): its prompt then lists each chunk's source (title, url or file name, page) and asks it to name the source of what it says.
+	KnowledgeCitations *bool `json:"knowledge_citations,omitempty"`
+
 	// Language BCP 47 language tag of the assistant's speech (synthesis and recognition; voice rooms: recognition), e.g. `en-US`, `es-MX`.
 	Language *string            `json:"language,omitempty"`
 	Metadata *map[string]string `json:"metadata,omitempty"`
@@ -5858,6 +6002,9 @@ type UpdateAgentJSONBody struct {
 	FirstMessage  *string                           `json:"first_message,omitempty"`
 	Instructions  *string                           `json:"instructions,omitempty"`
 	Interruptible *UpdateAgentJSONBodyInterruptible `json:"interruptible,omitempty"`
+
+	// KnowledgeCitations Ask the assistant to cite the knowledge it answers from (default false): its prompt then lists each chunk's source (title, url or file name, page) and asks it to name the source of what it says.
+	KnowledgeCitations *bool `json:"knowledge_citations,omitempty"`
 
 	// Language BCP 47 language tag of the assistant's speech (synthesis and recognition; voice rooms: recognition), e.g. `en-US`, `es-MX`.
 	Language *string            `json:"language,omitempty"`
@@ -7286,8 +7433,42 @@ type ListKnowledgeDocumentsParams struct {
 // CreateKnowledgeDocumentJSONBody defines parameters for CreateKnowledgeDocument.
 type CreateKnowledgeDocumentJSONBody struct {
 	AgentId string `json:"agent_id"`
-	Text    string `json:"text"`
-	Title   string `json:"title"`
+
+	// ContentType The file's type, when its name has no known extension (`application/pdf`, `text/csv`, …).
+	ContentType *string `json:"content_type,omitempty"`
+
+	// Crawl A breadth-first crawl of a site from a page.
+	Crawl *CreateKnowledgeDocumentJSONBody_Crawl `json:"crawl,omitempty"`
+
+	// FileBase64 A file, base64-encoded (at most 20 MB decoded): PDF, DOCX, HTML, Markdown, TXT or CSV.
+	FileBase64 *string `json:"file_base64,omitempty"`
+
+	// Filename The file's name; its extension gives its type (with `file_base64`).
+	Filename *string `json:"filename,omitempty"`
+
+	// Refresh Web sources: crawl again every day or week; only changed pages are replaced.
+	Refresh *CreateKnowledgeDocumentJSONBodyRefresh `json:"refresh,omitempty"`
+
+	// SitemapUrl A sitemap (or sitemap index): the pages it lists on its own site.
+	SitemapUrl *string `json:"sitemap_url,omitempty"`
+
+	// Text The document as text. Exactly one of `text`, a file, `url`, `sitemap_url`, `crawl`.
+	Text *string `json:"text,omitempty"`
+
+	// Title Required with `text`; a file's defaults to its own title, else its name; a web source's to its first page's title.
+	Title *string `json:"title,omitempty"`
+
+	// Url One web page (http or https) to read.
+	Url *string `json:"url,omitempty"`
+}
+
+// CreateKnowledgeDocumentMultipartBody defines parameters for CreateKnowledgeDocument.
+type CreateKnowledgeDocumentMultipartBody struct {
+	AgentId string `json:"agent_id"`
+
+	// File The file (at most 20 MB); its part's filename and Content-Type give its type.
+	File  openapi_types.File `json:"file"`
+	Title *string            `json:"title,omitempty"`
 }
 
 // CreateKnowledgeDocumentParams defines parameters for CreateKnowledgeDocument.
@@ -7295,6 +7476,24 @@ type CreateKnowledgeDocumentParams struct {
 	// IdempotencyKey Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// CreateKnowledgeDocumentJSONBody_Crawl defines parameters for CreateKnowledgeDocument.
+type CreateKnowledgeDocumentJSONBody_Crawl struct {
+	// Exclude Paths to leave out, as `include`.
+	Exclude *[]string `json:"exclude,omitempty"`
+
+	// Include Paths to keep: a prefix (`/docs/`) or a glob (`/blog/*`, `/docs/**`) matched against the whole path.
+	Include *[]string `json:"include,omitempty"`
+
+	// MaxPages Pages read at most (default 50, at most 500).
+	MaxPages *int `json:"max_pages,omitempty"`
+
+	// Url The first page; links are followed on its site (same host and port).
+	Url string `json:"url"`
+}
+
+// CreateKnowledgeDocumentJSONBodyRefresh defines parameters for CreateKnowledgeDocument.
+type CreateKnowledgeDocumentJSONBodyRefresh string
 
 // SearchKnowledgeParams defines parameters for SearchKnowledge.
 type SearchKnowledgeParams struct {
@@ -7986,6 +8185,9 @@ type CreateFormJSONRequestBody CreateFormJSONBody
 
 // CreateKnowledgeDocumentJSONRequestBody defines body for CreateKnowledgeDocument for application/json ContentType.
 type CreateKnowledgeDocumentJSONRequestBody CreateKnowledgeDocumentJSONBody
+
+// CreateKnowledgeDocumentMultipartRequestBody defines body for CreateKnowledgeDocument for multipart/form-data ContentType.
+type CreateKnowledgeDocumentMultipartRequestBody CreateKnowledgeDocumentMultipartBody
 
 // UpdateKnowledgeDocumentJSONRequestBody defines body for UpdateKnowledgeDocument for application/json ContentType.
 type UpdateKnowledgeDocumentJSONRequestBody UpdateKnowledgeDocumentJSONBody

@@ -328,6 +328,87 @@ class AgentVersion(RootModel[int]):
     ]
 
 
+class KnowledgeSource(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    title: Annotated[str, Field(description="The document's title.")]
+    url: Annotated[
+        str | None,
+        Field(
+            description='The web page the chunk was read from (a `url` or crawled document).'
+        ),
+    ] = None
+    filename: Annotated[
+        str | None, Field(description='The uploaded file it was read from.')
+    ] = None
+    page: Annotated[
+        int | None,
+        Field(
+            description='The page of the file (PDF), from 1.', ge=1, le=9007199254740991
+        ),
+    ] = None
+
+
+class Page(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description='The 1-based page of a PDF the chunk comes from; null otherwise.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
+class KnowledgeChunk(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Literal['knowledge_chunk']
+    document: str
+    chunk: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    title: str
+    text: str
+    heading: Annotated[
+        str | None,
+        Field(
+            description='The heading the chunk sits under in its file; null for text.'
+        ),
+    ]
+    page: Annotated[
+        Page | None,
+        Field(
+            description='The 1-based page of a PDF the chunk comes from; null otherwise.'
+        ),
+    ]
+    score: Annotated[
+        float,
+        Field(
+            description='Higher is better: the BM25 score (retrieval `bm25`) or the reciprocal-rank-fusion score (`hybrid`, at most 2/61).'
+        ),
+    ]
+    source: KnowledgeSource
+
+
+class KnowledgeSearchList(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Literal['list']
+    data: list[KnowledgeChunk]
+    has_more: Annotated[
+        bool, Field(description='Always false: the hits asked for fit in one answer.')
+    ]
+    url: Annotated[str, Field(description='`/v1/knowledge/search`.')]
+    retrieval: Annotated[
+        Literal['bm25', 'hybrid'],
+        Field(
+            description='`hybrid`: BM25 and vector similarity fused by reciprocal rank fusion (an embedding model is configured and the query was embedded); `bm25`: words only (no embedding model, the embedding server failed for this query, or no chunk has an embedding yet).'
+        ),
+    ]
+
+
 class EndOfSpeechMs(RootModel[int]):
     root: Annotated[
         int,
@@ -1136,47 +1217,6 @@ class PublishedAt(RootModel[int]):
     ]
 
 
-class KnowledgeDocument(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    id: str
-    object: Literal['knowledge_document']
-    livemode: bool
-    agent_id: str
-    title: str
-    characters: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
-    chunks: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
-    created: Annotated[
-        int,
-        Field(
-            description='Unix time in seconds.',
-            ge=-9007199254740991,
-            le=9007199254740991,
-        ),
-    ]
-    updated: Annotated[
-        int,
-        Field(
-            description='Unix time in seconds.',
-            ge=-9007199254740991,
-            le=9007199254740991,
-        ),
-    ]
-
-
-class KnowledgeChunk(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    object: Literal['knowledge_chunk']
-    document: str
-    chunk: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
-    title: str
-    text: str
-    score: float
-
-
 class ConnectorInstallation(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1606,30 +1646,6 @@ class PublisherKeyList(BaseModel):
     url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
 
 
-class KnowledgeDocumentList(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    object: Literal['list']
-    data: list[KnowledgeDocument]
-    has_more: Annotated[
-        bool, Field(description='True when more objects follow this page.')
-    ]
-    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
-
-
-class KnowledgeChunkList(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    object: Literal['list']
-    data: list[KnowledgeChunk]
-    has_more: Annotated[
-        bool, Field(description='True when more objects follow this page.')
-    ]
-    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
-
-
 class OpenAIWebhookReceived(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -1830,6 +1846,45 @@ class AnalysisError(BaseModel):
     validation_errors: list[str]
 
 
+class KnowledgeDocumentSource(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Annotated[
+        Literal['text', 'file', 'url', 'crawl'],
+        Field(description='`text` posted, a `file` uploaded, a `url` or a `crawl`.'),
+    ]
+    filename: Annotated[
+        str | None, Field(description='A file: its name as uploaded.')
+    ] = None
+    content_type: Annotated[
+        str | None,
+        Field(description='A file: its type (`application/pdf`, `text/csv`, …).'),
+    ] = None
+    bytes: Annotated[
+        int | None,
+        Field(
+            description='A file: its size in bytes.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    url: Annotated[str | None, Field(description='A page or crawl: its address.')] = (
+        None
+    )
+
+
+class LastCrawled(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class P50(RootModel[int]):
     root: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
 
@@ -1892,6 +1947,12 @@ class TranscriptTurnKnowledgeItem(BaseModel):
     )
     document: str
     chunk: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    source: Annotated[
+        KnowledgeSource | None,
+        Field(
+            description='Where the chunk comes from (absent on turns recorded before sources were kept).'
+        ),
+    ] = None
 
 
 class CallVoicemail(BaseModel):
@@ -2844,6 +2905,14 @@ class AnalysisPlanSuccessEvaluation(BaseModel):
     )
     rubric: Annotated[str, Field(max_length=4000, min_length=1)]
     scale: Literal['pass_fail', 'numeric_1_10']
+
+
+class KnowledgeDocumentCrawlFailuresItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    url: str
+    reason: str
 
 
 class OpensAt(RootModel[int]):
@@ -4532,7 +4601,7 @@ class CreateKnowledgeDocumentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'embedding_unavailable', 'file_too_large', 'file_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_private_address', 'url_unresolvable']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -4640,7 +4709,7 @@ class UpdateKnowledgeDocumentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'embedding_unavailable', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7895,6 +7964,39 @@ class AnalysisPlan(BaseModel):
     ] = None
 
 
+class KnowledgeDocumentCrawl(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    pages_found: Annotated[
+        int,
+        Field(
+            description='Pages found in scope so far (at most `max_pages`).',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    pages_fetched: Annotated[
+        int,
+        Field(
+            description='Pages read and kept.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    pages_failed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    failures: Annotated[
+        list[KnowledgeDocumentCrawlFailuresItem],
+        Field(description='Why pages failed (the first 100).'),
+    ]
+    running: Annotated[
+        bool, Field(description='True while a crawl (the first one or a refresh) runs.')
+    ]
+    last_crawled: Annotated[
+        LastCrawled | None, Field(description='When the latest finished crawl ended.')
+    ]
+
+
 class CallUsage(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -9367,6 +9469,61 @@ class Analysis(BaseModel):
     ] = None
 
 
+class KnowledgeDocument(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    id: str
+    object: Literal['knowledge_document']
+    livemode: bool
+    agent_id: str
+    title: str
+    characters: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    chunks: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    source: KnowledgeDocumentSource
+    status: Annotated[
+        Literal['processing', 'ready', 'failed'],
+        Field(
+            description='`ready` once searchable; `processing` while the first crawl of a web source runs (its content empty); `failed` when the source gave no text (see `failure_reason`).'
+        ),
+    ]
+    failure_reason: Annotated[
+        str | None,
+        Field(
+            description="Why a `failed` document has no text: a file's `pdf_encrypted`, `file_corrupt`, `file_too_large_uncompressed`, `no_text`, `text_too_long`, `extraction_timeout`, or a web source's reason when no page could be read; null otherwise."
+        ),
+    ]
+    failure_message: Annotated[
+        str | None, Field(description="A file's failure in a sentence; null otherwise.")
+    ]
+    created: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    updated: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    refresh: Annotated[
+        Literal['daily', 'weekly'] | None,
+        Field(
+            description='Web sources: how often the site is crawled again (null: never).'
+        ),
+    ] = None
+    crawl: Annotated[
+        KnowledgeDocumentCrawl | None,
+        Field(description='Web sources only: the latest (or running) crawl.'),
+    ] = None
+
+
 class BulkCall(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -9472,6 +9629,12 @@ class Agent(BaseModel):
         list[str],
         Field(
             description='Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu).'
+        ),
+    ]
+    knowledge_citations: Annotated[
+        bool,
+        Field(
+            description='Whether the assistant is asked to cite the knowledge it answers from: the sources (title, url or file name, page) of the chunks it is given are in its prompt, with the instruction to name them (default false).'
         ),
     ]
     opt_out_tool: Annotated[
@@ -9612,6 +9775,12 @@ class AgentVersionConfig(BaseModel):
         bool,
         Field(
             description='Whether its calls offer the built-in `opt_out` tool (default true): when the person asks not to be called again, the assistant records it (the contact becomes `do_not_call`, the number goes on the do-not-call list, `contact.opted_out` is emitted), confirms and ends the call.'
+        ),
+    ]
+    knowledge_citations: Annotated[
+        bool,
+        Field(
+            description='Whether the assistant is asked to cite the knowledge it answers from: the sources (title, url or file name, page) of the chunks it is given are in its prompt, with the instruction to name them (default false).'
         ),
     ]
     calling_window: Annotated[
@@ -9939,6 +10108,18 @@ class BulkCallResultList(BaseModel):
     )
     object: Literal['list']
     data: list[BulkCallResult]
+    has_more: Annotated[
+        bool, Field(description='True when more objects follow this page.')
+    ]
+    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
+
+
+class KnowledgeDocumentList(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Literal['list']
+    data: list[KnowledgeDocument]
     has_more: Annotated[
         bool, Field(description='True when more objects follow this page.')
     ]

@@ -106,6 +106,7 @@ class CreateAgentParams(TypedDict, closed=True):
     tool_ids: NotRequired[list[str]]
     connector_installation_ids: NotRequired[list[str]]
     enabled_tools: NotRequired[list[str]]
+    knowledge_citations: NotRequired[bool]
     opt_out_tool: NotRequired[bool]
     calling_window: NotRequired[CallingWindow]
     voicemail: NotRequired[Voicemail]
@@ -201,6 +202,7 @@ class UpdateAgentParams(TypedDict, closed=True):
     tool_ids: NotRequired[list[str]]
     connector_installation_ids: NotRequired[list[str]]
     enabled_tools: NotRequired[list[str]]
+    knowledge_citations: NotRequired[bool]
     opt_out_tool: NotRequired[bool]
     calling_window: NotRequired[CallingWindow | None]
     voicemail: NotRequired[Voicemail | None]
@@ -379,10 +381,30 @@ class AddCallContextParams(TypedDict, closed=True):
     note: str
 
 
+IncludeItem: TypeAlias = str
+
+
+ExcludeItem: TypeAlias = str
+
+
+class Crawl(TypedDict, closed=True):
+    url: str
+    max_pages: NotRequired[int]
+    include: NotRequired[list[IncludeItem]]
+    exclude: NotRequired[list[ExcludeItem]]
+
+
 class CreateKnowledgeDocumentParams(TypedDict, closed=True):
     agent_id: str
-    title: str
-    text: str
+    title: NotRequired[str]
+    text: NotRequired[str]
+    file_base64: NotRequired[str]
+    filename: NotRequired[str]
+    content_type: NotRequired[str]
+    url: NotRequired[str]
+    sitemap_url: NotRequired[str]
+    crawl: NotRequired[Crawl]
+    refresh: NotRequired[Literal['daily', 'weekly']]
 
 
 class ListKnowledgeDocumentsParams(TypedDict, closed=True):

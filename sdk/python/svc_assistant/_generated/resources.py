@@ -775,9 +775,9 @@ class Knowledge:
         """``GET /v1/knowledge`` (listKnowledgeDocuments): List knowledge documents."""
         return self._client._list("/v1/knowledge", _c.model(m.KnowledgeDocument), params, options)
 
-    def search(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.SearchKnowledgeParams]) -> m.KnowledgeChunkList:
+    def search(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.SearchKnowledgeParams]) -> m.KnowledgeSearchList:
         """``GET /v1/knowledge/search`` (searchKnowledge): Search an agent's knowledge."""
-        return self._client._request("GET", "/v1/knowledge/search", _c.model(m.KnowledgeChunkList), params, options)
+        return self._client._request("GET", "/v1/knowledge/search", _c.model(m.KnowledgeSearchList), params, options)
 
     def retrieve(self, id: str, *, options: _c.RequestOptions | None = None) -> m.KnowledgeDocument:
         """``GET /v1/knowledge/{id}`` (retrieveKnowledgeDocument): Retrieve a knowledge document."""
@@ -1696,9 +1696,9 @@ class AsyncKnowledge:
         """``GET /v1/knowledge`` (listKnowledgeDocuments): List knowledge documents."""
         return self._client._list("/v1/knowledge", _c.model(m.KnowledgeDocument), params, options)
 
-    async def search(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.SearchKnowledgeParams]) -> m.KnowledgeChunkList:
+    async def search(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.SearchKnowledgeParams]) -> m.KnowledgeSearchList:
         """``GET /v1/knowledge/search`` (searchKnowledge): Search an agent's knowledge."""
-        return await self._client._request("GET", "/v1/knowledge/search", _c.model(m.KnowledgeChunkList), params, options)
+        return await self._client._request("GET", "/v1/knowledge/search", _c.model(m.KnowledgeSearchList), params, options)
 
     async def retrieve(self, id: str, *, options: _c.RequestOptions | None = None) -> m.KnowledgeDocument:
         """``GET /v1/knowledge/{id}`` (retrieveKnowledgeDocument): Retrieve a knowledge document."""

@@ -577,7 +577,7 @@ export class Forms {
 /** `client.knowledge`. */
 export class Knowledge {
   constructor(protected readonly t: Transport) {}
-  /** Add a document to an agent's knowledge. Needs the `agents:write` scope. (`POST /v1/knowledge`, `createKnowledgeDocument`) */
+  /** Add a document to an agent's knowledge: Text; or a file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most 20 MB, as `file_base64` + `filename` or a `multipart/form-data` upload with a `file` part), extracted while the request runs: the answer is `ready`, or `failed` with a `failure_reason`; or a web page, a sitemap or a crawl of a site (`status: "processing"` until read). Needs the `agents:write` scope. (`POST /v1/knowledge`, `createKnowledgeDocument`) */
   create(params: BodyOf<'createKnowledgeDocument'>, options?: RequestOptions): Promise<ResultOf<'createKnowledgeDocument'>> {
     return this.t.request('POST', `/v1/knowledge`, params ?? {}, options);
   }

@@ -371,7 +371,7 @@ export interface paths {
         put?: never;
         /**
          * Add a document to an agent's knowledge
-         * @description Add a document to an agent's knowledge. Needs the `agents:write` scope.
+         * @description Text; or a file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most 20 MB, as `file_base64` + `filename` or a `multipart/form-data` upload with a `file` part), extracted while the request runs: the answer is `ready`, or `failed` with a `failure_reason`; or a web page, a sitemap or a crawl of a site (`status: "processing"` until read). Needs the `agents:write` scope.
          */
         post: operations["createKnowledgeDocument"];
         delete?: never;
@@ -2079,6 +2079,77 @@ export interface components {
             /** @description A failed analysis: why, and the last answer’s validation errors. */
             error?: components["schemas"]["AnalysisError"];
         };
+        /** @description A document of an agent's knowledge, split in chunks the assistant is given when they match. */
+        KnowledgeDocument: {
+            id: string;
+            /** @constant */
+            object: "knowledge_document";
+            livemode: boolean;
+            agent_id: string;
+            title: string;
+            characters: number;
+            chunks: number;
+            source: components["schemas"]["KnowledgeDocumentSource"];
+            /**
+             * @description `ready` once searchable; `processing` while the first crawl of a web source runs (its content empty); `failed` when the source gave no text (see `failure_reason`).
+             * @enum {string}
+             */
+            status: "processing" | "ready" | "failed";
+            /** @description Why a `failed` document has no text: a file's `pdf_encrypted`, `file_corrupt`, `file_too_large_uncompressed`, `no_text`, `text_too_long`, `extraction_timeout`, or a web source's reason when no page could be read; null otherwise. */
+            failure_reason: string | null;
+            /** @description A file's failure in a sentence; null otherwise. */
+            failure_message: string | null;
+            /** @description Unix time in seconds. */
+            created: number;
+            /** @description Unix time in seconds. */
+            updated: number;
+            /** @description Web sources: how often the site is crawled again (null: never). */
+            refresh?: ("daily" | "weekly") | null;
+            /** @description Web sources only: the latest (or running) crawl. */
+            crawl?: components["schemas"]["KnowledgeDocumentCrawl"];
+        };
+        /** @description Where a knowledge chunk comes from, as the assistant may cite it: the title, and when the document has them the page address, the file name and the page of a PDF. */
+        KnowledgeSource: {
+            /** @description The document's title. */
+            title: string;
+            /** @description The web page the chunk was read from (a `url` or crawled document). */
+            url?: string;
+            /** @description The uploaded file it was read from. */
+            filename?: string;
+            /** @description The page of the file (PDF), from 1. */
+            page?: number;
+        };
+        /** @description A search hit: a chunk of a knowledge document, its score and its source. */
+        KnowledgeChunk: {
+            /** @constant */
+            object: "knowledge_chunk";
+            document: string;
+            chunk: number;
+            title: string;
+            text: string;
+            /** @description The heading the chunk sits under in its file; null for text. */
+            heading: string | null;
+            /** @description The 1-based page of a PDF the chunk comes from; null otherwise. */
+            page: number | null;
+            /** @description Higher is better: the BM25 score (retrieval `bm25`) or the reciprocal-rank-fusion score (`hybrid`, at most 2/61). */
+            score: number;
+            source: components["schemas"]["KnowledgeSource"];
+        };
+        /** @description Search hits, best first, and how they were ranked. */
+        KnowledgeSearchList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["KnowledgeChunk"][];
+            /** @description Always false: the hits asked for fit in one answer. */
+            has_more: boolean;
+            /** @description `/v1/knowledge/search`. */
+            url: string;
+            /**
+             * @description `hybrid`: BM25 and vector similarity fused by reciprocal rank fusion (an embedding model is configured and the query was embedded); `bm25`: words only (no embedding model, the embedding server failed for this query, or no chunk has an embedding yet).
+             * @enum {string}
+             */
+            retrieval: "bm25" | "hybrid";
+        };
         /** @description How long the caller waited for this answer, in milliseconds, and where the time went. On the first assistant turn of each answer to the caller. Null: the call's engine does not measure it. */
         TurnLatency: {
             /** @description The caller's last word to our receipt of the final transcript; null on the `pipeline` engine (ConversationRelay does not report when speech ended). `realtime`: the session's `speech_stopped` (its `audio_end_ms` less the turn detection's silence) to the transcript, which may come after the answer's first audio. Browser voice rooms: the visitor's last voiced audio (the room's endpointing) to the transcript, the end-of-turn pause and speech-to-text included; null in a simulated room. */
@@ -2722,6 +2793,8 @@ export interface components {
             connector_installation_ids: string[];
             /** @description Optional built-in tools the assistant offers besides the ones every agent has: `schedule_callback` (calls back later, on calls and WhatsApp/SMS), `send_dtmf` (presses keys on a phone call, to navigate a phone menu). */
             enabled_tools: string[];
+            /** @description Whether the assistant is asked to cite the knowledge it answers from: the sources (title, url or file name, page) of the chunks it is given are in its prompt, with the instruction to name them (default false). */
+            knowledge_citations: boolean;
             /** @description Whether its calls offer the built-in `opt_out` tool (default true): when the person asks not to be called again, the assistant records it (the contact becomes `do_not_call`, the number goes on the do-not-call list, `contact.opted_out` is emitted), confirms and ends the call. */
             opt_out_tool: boolean;
             /** @description When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00). */
@@ -2784,6 +2857,8 @@ export interface components {
             enabled_tools: string[];
             /** @description Whether its calls offer the built-in `opt_out` tool (default true): when the person asks not to be called again, the assistant records it (the contact becomes `do_not_call`, the number goes on the do-not-call list, `contact.opted_out` is emitted), confirms and ends the call. */
             opt_out_tool: boolean;
+            /** @description Whether the assistant is asked to cite the knowledge it answers from: the sources (title, url or file name, page) of the chunks it is given are in its prompt, with the instruction to name them (default false). */
+            knowledge_citations: boolean;
             /** @description When the agent's scheduled calls and promised callbacks may ring, in the callee's local time; null: any time (live +1 numbers: 08:00–21:00). */
             calling_window: components["schemas"]["AgentVersionConfigCallingWindow"] | null;
             voicemail: components["schemas"]["AgentVersionConfigVoicemail"] | null;
@@ -2837,31 +2912,6 @@ export interface components {
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
-        };
-        /** @description A document of an agent's knowledge, split in chunks the assistant is given when they match. */
-        KnowledgeDocument: {
-            id: string;
-            /** @constant */
-            object: "knowledge_document";
-            livemode: boolean;
-            agent_id: string;
-            title: string;
-            characters: number;
-            chunks: number;
-            /** @description Unix time in seconds. */
-            created: number;
-            /** @description Unix time in seconds. */
-            updated: number;
-        };
-        /** @description A search hit: a chunk of a knowledge document and its score. */
-        KnowledgeChunk: {
-            /** @constant */
-            object: "knowledge_chunk";
-            document: string;
-            chunk: number;
-            title: string;
-            text: string;
-            score: number;
         };
         /** @description A published connector version installed by your organization, with the config you supplied. Secret config values (`x-secret` in the version's `config_schema`) are shown by name only; the signing `secret` is shown once, at creation. */
         ConnectorInstallation: {
@@ -3574,16 +3624,6 @@ export interface components {
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
         };
-        /** @description A page of `KnowledgeChunk` objects. */
-        KnowledgeChunkList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["KnowledgeChunk"][];
-            /** @description True when more objects follow this page. */
-            has_more: boolean;
-            /** @description The path of this list, e.g. `/v1/calls`. */
-            url: string;
-        };
         /** @description A page of `WebhookEndpoint` objects. */
         WebhookEndpointList: {
             /** @constant */
@@ -3734,6 +3774,34 @@ export interface components {
             message: string;
             validation_errors: string[];
         };
+        KnowledgeDocumentSource: {
+            /**
+             * @description `text` posted, a `file` uploaded, a `url` or a `crawl`.
+             * @enum {string}
+             */
+            type: "text" | "file" | "url" | "crawl";
+            /** @description A file: its name as uploaded. */
+            filename?: string;
+            /** @description A file: its type (`application/pdf`, `text/csv`, …). */
+            content_type?: string;
+            /** @description A file: its size in bytes. */
+            bytes?: number;
+            /** @description A page or crawl: its address. */
+            url?: string;
+        };
+        KnowledgeDocumentCrawl: {
+            /** @description Pages found in scope so far (at most `max_pages`). */
+            pages_found: number;
+            /** @description Pages read and kept. */
+            pages_fetched: number;
+            pages_failed: number;
+            /** @description Why pages failed (the first 100). */
+            failures: components["schemas"]["KnowledgeDocumentCrawlFailuresItem"][];
+            /** @description True while a crawl (the first one or a refresh) runs. */
+            running: boolean;
+            /** @description When the latest finished crawl ended. */
+            last_crawled: number | null;
+        };
         CallLatencyEndOfSpeechMs: {
             p50: number | null;
             p90: number | null;
@@ -3761,6 +3829,8 @@ export interface components {
         TranscriptTurnKnowledgeItem: {
             document: string;
             chunk: number;
+            /** @description Where the chunk comes from (absent on turns recorded before sources were kept). */
+            source?: components["schemas"]["KnowledgeSource"];
         };
         CallVoicemail: {
             /** @description Whether the message was left after the beep. */
@@ -4340,6 +4410,10 @@ export interface components {
             rubric: string;
             /** @enum {string} */
             scale: "pass_fail" | "numeric_1_10";
+        };
+        KnowledgeDocumentCrawlFailuresItem: {
+            url: string;
+            reason: string;
         };
         CallComplianceRulesItem: {
             /** @enum {string} */
@@ -5145,7 +5219,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "embedding_unavailable" | "file_too_large" | "file_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_private_address" | "url_unresolvable";
             message: string;
             /**
              * @example to
@@ -5241,7 +5315,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "embedding_unavailable" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -7711,6 +7785,8 @@ export interface operations {
                     connector_installation_ids?: string[];
                     /** @description Optional built-in tools the assistant offers: `schedule_callback`, `send_dtmf` (`schedule_callback` calls the person back at the time they ask for, on calls and WhatsApp/SMS conversations; `send_dtmf` presses keys on a phone call, to navigate a phone menu). Each at most once. */
                     enabled_tools?: string[];
+                    /** @description Ask the assistant to cite the knowledge it answers from (default false): its prompt then lists each chunk's source (title, url or file name, page) and asks it to name the source of what it says. */
+                    knowledge_citations?: boolean;
                     /** @description Offer the built-in `opt_out` tool on its calls (default true): a person who asks not to be called again is put on the do-not-call list on the spot, told so, and the call ends. `false` switches it off. */
                     opt_out_tool?: boolean;
                     /**
@@ -8106,6 +8182,8 @@ export interface operations {
                     connector_installation_ids?: string[];
                     /** @description Optional built-in tools the assistant offers: `schedule_callback`, `send_dtmf` (`schedule_callback` calls the person back at the time they ask for, on calls and WhatsApp/SMS conversations; `send_dtmf` presses keys on a phone call, to navigate a phone menu). Each at most once. */
                     enabled_tools?: string[];
+                    /** @description Ask the assistant to cite the knowledge it answers from (default false): its prompt then lists each chunk's source (title, url or file name, page) and asks it to name the source of what it says. */
+                    knowledge_citations?: boolean;
                     /** @description Offer the built-in `opt_out` tool on its calls (default true): a person who asks not to be called again is put on the do-not-call list on the spot, told so, and the call ends. `false` switches it off. */
                     opt_out_tool?: boolean;
                     calling_window?: {
@@ -10878,8 +10956,45 @@ export interface operations {
                  */
                 "application/json": {
                     agent_id: string;
-                    title: string;
-                    text: string;
+                    /** @description Required with `text`; a file's defaults to its own title, else its name; a web source's to its first page's title. */
+                    title?: string;
+                    /** @description The document as text. Exactly one of `text`, a file, `url`, `sitemap_url`, `crawl`. */
+                    text?: string;
+                    /** @description A file, base64-encoded (at most 20 MB decoded): PDF, DOCX, HTML, Markdown, TXT or CSV. */
+                    file_base64?: string;
+                    /** @description The file's name; its extension gives its type (with `file_base64`). */
+                    filename?: string;
+                    /** @description The file's type, when its name has no known extension (`application/pdf`, `text/csv`, …). */
+                    content_type?: string;
+                    /** @description One web page (http or https) to read. */
+                    url?: string;
+                    /** @description A sitemap (or sitemap index): the pages it lists on its own site. */
+                    sitemap_url?: string;
+                    /** @description A breadth-first crawl of a site from a page. */
+                    crawl?: {
+                        /** @description The first page; links are followed on its site (same host and port). */
+                        url: string;
+                        /** @description Pages read at most (default 50, at most 500). */
+                        max_pages?: number;
+                        /** @description Paths to keep: a prefix (`/docs/`) or a glob (`/blog/*`, `/docs/**`) matched against the whole path. */
+                        include?: string[];
+                        /** @description Paths to leave out, as `include`. */
+                        exclude?: string[];
+                    };
+                    /**
+                     * @description Web sources: crawl again every day or week; only changed pages are replaced.
+                     * @enum {string}
+                     */
+                    refresh?: "daily" | "weekly";
+                };
+                "multipart/form-data": {
+                    agent_id: string;
+                    title?: string;
+                    /**
+                     * Format: binary
+                     * @description The file (at most 20 MB); its part's filename and Content-Type give its type.
+                     */
+                    file: string;
                 };
             };
         };
@@ -10894,7 +11009,7 @@ export interface operations {
                     "application/json": components["schemas"]["KnowledgeDocument"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `knowledge_document_limit`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `file_too_large`, `file_type_unsupported`, `idempotency_key_invalid`, `knowledge_document_limit`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_private_address`, `url_unresolvable`. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10976,7 +11091,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateKnowledgeDocumentError"];
                 };
             };
-            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `embedding_unavailable`, `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -11019,7 +11134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["KnowledgeChunkList"];
+                    "application/json": components["schemas"]["KnowledgeSearchList"];
                 };
             };
             /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
@@ -11289,7 +11404,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpdateKnowledgeDocumentError"];
                 };
             };
-            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `embedding_unavailable`, `service_unavailable`. */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
