@@ -57,6 +57,7 @@ const CONFIG_FIELDS = [
   'connector_installation_ids',
   'enabled_tools',
   'opt_out_tool',
+  'knowledge_citations',
   'calling_window',
   'voicemail',
   'recording',
@@ -103,6 +104,7 @@ describe('agent versions', function () {
       analysis: { summary: true },
       enabled_tools: ['send_dtmf'],
       opt_out_tool: false,
+      knowledge_citations: true,
     };
     const updated = await update(t, agent.id, sent);
     expect(updated).to.include({ version: 2, latest_version: 2, instructions: 'Instructions two.' });
