@@ -472,6 +472,10 @@ const deleteKnowledgeOperation = (temporal: Client) =>
     },
   });
 
+/**
+ * Routes under `/v1/knowledge` (mounted there by src/api/app.ts); `temporal` starts a web source's crawl and
+ * removes its refresh schedule and crawls on delete.
+ */
 export function knowledgeRouter(temporal: Client): Router {
   return operationsRouter('/v1/knowledge', [
     createKnowledge(temporal),

@@ -23,18 +23,17 @@ import { parseHTML } from 'linkedom';
 import { KnowledgeCrawl, KnowledgePage, type KnowledgeCrawlDoc } from '../models/knowledge-crawls';
 import { KnowledgeDocument, KnowledgeRevision } from '../models/knowledge';
 import type { WithId } from '../models/store';
-import type { CrawlBeginning, CrawlFailure, CrawlPageOutcome, CrawlResult } from '../shared/knowledge-crawl';
+import {
+  MAX_KEPT_FAILURES,
+  type CrawlBeginning,
+  type CrawlFailure,
+  type CrawlPageOutcome,
+  type CrawlResult,
+} from '../shared/knowledge-crawl';
 import { CrawlScope, normalizeUrl } from './knowledge-crawl-scope';
 import { fetchForCrawl, type FetchFailure, type FetchedResource } from './knowledge-fetch';
 import { extractDocument, KnowledgeSourceError } from './knowledge-extract';
-import {
-  chunkText,
-  commitRevision,
-  currentRevisions,
-  MAX_KEPT_FAILURES,
-  revisionChunks,
-  type ChunkInput,
-} from './knowledge';
+import { chunkText, commitRevision, currentRevisions, revisionChunks, type ChunkInput } from './knowledge';
 
 /** Bytes of a robots.txt read (Google reads 500 KiB), of a sitemap (the sitemaps.org limit is 50 MB). */
 const MAX_ROBOTS_BYTES = 512 * 1024;

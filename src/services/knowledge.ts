@@ -40,6 +40,7 @@ import {
   type KnowledgeDocumentSource,
 } from '../models/knowledge';
 import { idTime } from '../shared/ids';
+import { MAX_KEPT_FAILURES } from '../shared/knowledge-crawl';
 import {
   detectFileType,
   extractDocument,
@@ -520,9 +521,6 @@ export async function fileContent(
     };
   }
 }
-
-/** The most failures of a crawl kept and shown (`crawl.failures`). */
-export const MAX_KEPT_FAILURES = 100;
 
 /** The crawl state of the web sources among `docs` (src/models/knowledge-crawls.ts), by document id. */
 async function crawlViews(docs: WithId<KnowledgeDocumentDoc>[]): Promise<Map<string, CrawlView>> {

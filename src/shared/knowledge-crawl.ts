@@ -25,6 +25,9 @@ export const CRAWL_LIMITS = {
 
 /** Pages fetched at the same time by one crawl. */
 export const CRAWL_PARALLEL_PAGES = 4;
+
+/** The most failures of a crawl kept and shown (`crawl.failures`). */
+export const MAX_KEPT_FAILURES = 100;
 /** Pages one workflow run handles before it continues as new (its history stays small). */
 export const PAGES_PER_RUN = 200;
 

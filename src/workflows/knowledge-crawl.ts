@@ -18,6 +18,7 @@ import { continueAsNew, proxyActivities } from '@temporalio/workflow';
 import type * as crawl from '../activities/knowledge-crawl';
 import {
   CRAWL_PARALLEL_PAGES,
+  MAX_KEPT_FAILURES,
   PAGES_PER_RUN,
   type CrawlResult,
   type CrawlState,
@@ -25,9 +26,6 @@ import {
 } from '../shared/knowledge-crawl';
 import { newId } from '../shared/ids';
 import { UNTIL_STORED } from './retry';
-
-/** Kept failures (the API shows at most this many). */
-const MAX_KEPT_FAILURES = 100;
 
 const { beginKnowledgeCrawl, crawlKnowledgePage } = proxyActivities<typeof crawl>({
   // A page's fetch has its own limit (KNOWLEDGE_CRAWL_PAGE_TIMEOUT_MS, 20 s): this is for a dead worker.
