@@ -25,10 +25,14 @@
  * BENCH_VOICE_CALLS (50), BENCH_VOICE_TURNS (caller lines per call, 5), BENCH_VOICE_MODEL_MS (the fake
  * model's time per answer, 200), BENCH_VOICE_CONCURRENCY (calls at once, 1), BENCH_VOICE_CPU_PROFILE (a
  * file: this process's main thread profiled during the measured calls, `.cpuprofile`),
- * BENCH_VOICE_JSON (a file the figures are written to).
+ * BENCH_VOICE_JSON (a file the figures are written to), BENCH_VOICE_WORKER_PROCESS (`1`: the calls run on a
+ * worker in a process of its own, as `npm run start:worker` runs it beside `start:api`, instead of the
+ * harness's worker in this process, whose main thread also serves the API, the fakes and this client; its
+ * CPU is then shown apart, as `worker`, and the store commands counted are this process's only).
  *
  *   npm run bench:voice -- --engine pipeline
  */
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { callWorkflowId } from '../src/shared/calls';
@@ -40,7 +44,16 @@ import { createHttpTool } from '../test/support/tools';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { configuredCodec } from '../src/platform/payload-codec';
 import { toolTasks } from './voice-tasks';
-import { h, newTenant, request, startHarness, stopHarness } from '../test/support/harness';
+import {
+  h,
+  loopbackHttpsEnv,
+  newTenant,
+  request,
+  startHarness,
+  startWorkerProcess,
+  stopHarness,
+  stopWorkerProcess,
+} from '../test/support/harness';
 import { countCommands, startCpuProfile } from './profiling';
 import { cpuMs, percentile, turnGaps } from './stats';
 
@@ -105,6 +118,13 @@ const ENGINES: Record<string, (t: Tenant, turns: number, modelMs: number) => Pro
     return {
       body: { to: '+14155550123', agent_id: agent.body.id, simulation: { caller: lines } },
       outsideGaps: (ids) => ids.flatMap((id) => fake.callFor(id)?.toolRoundTrips ?? []),
+      workerEnv: {
+        OPENAI_REALTIME_PROJECT_ID: 'proj_bench',
+        OPENAI_WEBHOOK_SECRET: fake.webhookSecret,
+        OPENAI_REALTIME_BASE_URL: fake.baseUrl,
+        OPENAI_REALTIME_API_KEY: 'sk-realtime-bench',
+        OPENAI_REALTIME_SIMULATOR_URL: fake.simulatorUrl,
+      },
       close: async () => {
         await fake.close();
         await receiver.close();
@@ -113,11 +133,27 @@ const ENGINES: Record<string, (t: Tenant, turns: number, modelMs: number) => Pro
   },
 };
 
-/** A benchmark's calls: the body of `POST /v1/calls`, the outside view of its calls' turns, what to close. */
+/**
+ * A benchmark's calls: the body of `POST /v1/calls`, the outside view of its calls' turns, what a worker
+ * process needs besides the harness's environment (`BENCH_VOICE_WORKER_PROCESS`), what to close.
+ */
 interface Placed {
   body: Record<string, unknown>;
   outsideGaps: (ids: string[]) => number[];
+  workerEnv?: Record<string, string>;
   close?: () => Promise<void>;
+}
+
+/**
+ * `BENCH_VOICE_WORKER_PROCESS=1`: a worker process of its own polling a queue of its own
+ * (test/support/harness.ts `startWorkerProcess`), the calls started from now on sent there (the API
+ * starts a call's workflow on the configured queue); the harness's worker stays idle on its queue.
+ */
+async function ownWorker(placed: Placed): Promise<ChildProcess | undefined> {
+  if (process.env.BENCH_VOICE_WORKER_PROCESS !== '1') return undefined;
+  const queue = `svc-bench-voice-${Math.random().toString(36).slice(2, 10)}`;
+  setConfig({ ...config(), taskQueue: queue });
+  return await startWorkerProcess(queue, { ...loopbackHttpsEnv(), ...placed.workerEnv });
 }
 
 const figure = (values: number[]) => {
@@ -136,7 +172,13 @@ function childrenCpuMs(): Record<string, number> {
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid !== process.pid) continue;
       const cmd = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      const role = /ferret/i.test(cmd) ? 'ferretdb' : /temporal/i.test(cmd) ? 'temporal' : 'other';
+      const role = /ferret/i.test(cmd)
+        ? 'ferretdb'
+        : /temporal/i.test(cmd)
+          ? 'temporal'
+          : /worker-process/.test(cmd)
+            ? 'worker'
+            : 'other';
       out[role] = (out[role] ?? 0) + cpuMs(Number(entry));
     } catch {
       // exited
@@ -179,12 +221,14 @@ async function main(): Promise<void> {
   const concurrency = Math.max(1, num('BENCH_VOICE_CONCURRENCY', 1, 100));
   const loadBefore = os.loadavg();
   await startHarness();
+  let worker: ChildProcess | undefined;
   try {
     const t = await newTenant();
     await setOrgCallLimit(t.orgId, 'test', 1000);
     h().llm.delayMs = modelMs;
     const placed = await place(t, turns, modelMs);
     const { body } = placed;
+    worker = await ownWorker(placed);
     for (let i = 0; i < 3; i++) await oneCall(t, body); // warm-up
 
     const ids: string[] = [];
@@ -230,7 +274,7 @@ async function main(): Promise<void> {
         : [];
     const result = {
       engine,
-      command: `BENCH_VOICE_CALLS=${calls} BENCH_VOICE_TURNS=${turns} BENCH_VOICE_MODEL_MS=${modelMs} BENCH_VOICE_CONCURRENCY=${concurrency} npm run bench:voice -- --engine ${engine}`,
+      command: `${worker ? 'BENCH_VOICE_WORKER_PROCESS=1 ' : ''}BENCH_VOICE_CALLS=${calls} BENCH_VOICE_TURNS=${turns} BENCH_VOICE_MODEL_MS=${modelMs} BENCH_VOICE_CONCURRENCY=${concurrency} npm run bench:voice -- --engine ${engine}`,
       calls,
       turns_per_call: turns,
       model_ms: modelMs,
@@ -253,8 +297,9 @@ async function main(): Promise<void> {
             ),
           }
         : {}),
+      worker: worker ? 'own process' : 'in the API process',
       cpu_ms_per_call: {
-        api_and_worker: perCall((cpu.user + cpu.system) / 1000),
+        [worker ? 'api' : 'api_and_worker']: perCall((cpu.user + cpu.system) / 1000),
         ...Object.fromEntries(
           Object.entries(children1).map(([role, ms]) => [role, perCall(ms - (children0[role] ?? 0))]),
         ),
@@ -292,6 +337,7 @@ async function main(): Promise<void> {
     if (process.env.BENCH_VOICE_JSON) fs.writeFileSync(process.env.BENCH_VOICE_JSON, JSON.stringify(result, null, 2));
     await placed.close?.();
   } finally {
+    await stopWorkerProcess(worker, 'SIGTERM');
     await stopHarness();
   }
 }

@@ -20,7 +20,7 @@ import { callWorkflowId, type SimulatedBargeIn } from '../shared/calls';
 import {
   REALTIME_CALL_GONE,
   REALTIME_CALL_HEADER,
-  realtimeEventSignal,
+  realtimeEventsSignal,
   realtimeOutputsUpdate,
   realtimeSipUri,
   referTarget,
@@ -191,7 +191,7 @@ export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<vo
       interruptOnSpeech: input.interruptOnSpeech,
       meter,
       spans: tracingActive() ? new RealtimeResponseSpans() : undefined,
-      tell: (event) => handle.signal(realtimeEventSignal, event),
+      tell: (events) => handle.signal(realtimeEventsSignal, events),
       outputs: (from) => handle.executeUpdate(realtimeOutputsUpdate, { args: [{ from }] }),
       heartbeat: () => ctx.heartbeat(),
       cancelled: ctx.cancelled,

@@ -101,6 +101,14 @@ export type RealtimeCallEventBody =
   | { type: 'closed' };
 export const realtimeEventSignal = defineSignal<[RealtimeCallEvent]>('realtimeEvent');
 
+/**
+ * Signal `realtimeEvents`: several `RealtimeCallEvent`s at once, in the order they happened, each taken as
+ * if told by `realtimeEvent`. The sideband tells with it whatever it had to tell while its previous signal
+ * was on its way (an answer's words and its function calls, told together at `response.done`): one signal
+ * and one workflow task where each event would have had its own, one after the other.
+ */
+export const realtimeEventsSignal = defineSignal<[RealtimeCallEvent[]]>('realtimeEvents');
+
 /** A function call's output as the workflow hands it to the socket (`conversation.item.create` of a `function_call_output`). */
 export interface RealtimeOutput {
   callId: string;

@@ -2,8 +2,8 @@
  * The server-side ("sideband") WebSocket of a realtime call (OpenAI's Realtime API over SIP,
  * https://platform.openai.com/docs/guides/realtime-server-controls), as the call's `attendRealtimeCall`
  * activity holds it: it reads the session's server events (typed by the `openai` package's
- * `RealtimeServerEvent`) and tells the call's workflow what matters, in order, as `realtimeEvent` signals
- * (src/shared/realtime.ts `RealtimeCallEvent`):
+ * `RealtimeServerEvent`) and tells the call's workflow what matters, in order, by `realtimeEvents` signals
+ * (src/shared/realtime.ts `RealtimeCallEvent`; what comes while a signal is on its way goes in the next):
  * - `conversation.item.input_audio_transcription.completed` → `caller` (the caller's words);
  * - `response.output_audio_transcript.done` → `assistant` (what the model said);
  * - `response.done` whose output holds `function_call` items → `function_calls`, marked `interrupted` when
@@ -63,8 +63,11 @@ export interface SidebandOptions {
   awaited: number;
   /** Whether the caller's speech cuts an answer (the session's `interrupt_response`, default true). */
   interruptOnSpeech: boolean;
-  /** Tells the workflow (signal `realtimeEvent`). */
-  tell(event: RealtimeCallEvent): Promise<void>;
+  /**
+   * Tells the workflow events, in order (signal `realtimeEvents`): one at a time, those queued while the
+   * one before was on its way together.
+   */
+  tell(events: RealtimeCallEvent[]): Promise<void>;
   /**
    * Asks the workflow for the outbox batches from index `from` on (update `realtimeOutputs`): resolves
    * once the workflow has one, or with none and `final` when it will make no more.
@@ -85,8 +88,12 @@ export class RealtimeSideband {
   /** `function_calls` events told, and outbox batches sent back (counting those of earlier sockets). */
   private asked: number;
   private sent: number;
-  /** Signals in flight, in order: each event is told after the one before. */
+  /**
+   * Signals in flight, in order: each after the one before; `untold` the events numbered and not yet
+   * sent, which the next signal takes all of.
+   */
   private telling: Promise<void> = Promise.resolve();
+  private untold: RealtimeCallEvent[] = [];
   private asking = false;
   /** The response being made (`response.created` to `response.done`), and those the caller talked over. */
   private responding: string | null = null;
@@ -255,13 +262,18 @@ export class RealtimeSideband {
   }
 
   /**
-   * Queues a signal after those before it (a failed one closes the socket: the workflow is gone); the held
-   * `assistant` events go first (`release`), so the workflow hears everything in the order it happened.
+   * Queues an event for the workflow after those before it (a failed signal closes the socket: the
+   * workflow is gone); the held `assistant` events go first (`release`), so the workflow hears everything
+   * in the order it happened. Events queued while a signal is on its way, or in the same turn of the event
+   * loop (an answer's words and its function calls), go in one signal: one workflow task for them.
    */
   private tell(event: RealtimeCallEventBody): void {
     if (event.type !== 'assistant' && this.held.length > 0) this.release(null);
-    const numbered: RealtimeCallEvent = { ...event, seq: ++this.seq, attach: this.o.attach };
-    this.telling = this.telling.then(() => this.o.tell(numbered));
+    this.untold.push({ ...event, seq: ++this.seq, attach: this.o.attach });
+    this.telling = this.telling.then(() => {
+      const events = this.untold.splice(0);
+      return events.length > 0 ? this.o.tell(events) : undefined;
+    });
     this.telling.catch(() => this.o.socket.close());
   }
 

@@ -10,7 +10,7 @@
  *   tools (the very tools a pipeline call offers, `CallTools`) and the version's turn detection
  *   (src/shared/turn-taking.ts `realtimeTurnDetection`: `server_vad` or `semantic_vad`, `interrupt_response`).
  * - The session: a long-running, heartbeating activity holds the sideband socket (`attendRealtimeCall`,
- *   src/voice/realtime-session.ts) and signals what happens (`realtimeEvent`): the caller's and the
+ *   src/voice/realtime-session.ts) and signals what happens (`realtimeEvents`): the caller's and the
  *   model's transcripts become transcript turns; each function call runs as the same durable tool call as
  *   on the pipeline (same key, same transcript entry; the organization's tools as local activities, so the
  *   task that hears the calls also makes their outputs), and its output goes back through the update
@@ -164,8 +164,9 @@ export class RealtimeEngine {
   }
 
   /**
-   * Signal `realtimeEvent`: queued for the conversation, once per `attach` and `seq`. What an interruption
-   * or a sent batch tells is taken at once (an answer's calls may be waiting to know it).
+   * Signals `realtimeEvent` and `realtimeEvents` (each event of it in turn): queued for the conversation,
+   * once per `attach` and `seq`. What an interruption or a sent batch tells is taken at once (an answer's
+   * calls may be waiting to know it).
    */
   onEvent(event: RealtimeCallEvent): void {
     const attach = event.attach ?? 1;

@@ -14,8 +14,8 @@
  * call's clock), query `state`, signal `transferLeg` (Twilio callbacks of a warm transfer's leg to the
  * person; `transfer` refuses a second one with `transfer_in_progress`), signal `interrupted` (the caller
  * talked over the assistant), updates `say` and `context` (steering a live call), signal `slotGranted`
- * (the organization's call slots, src/workflows/call-slots.ts), signals `realtimeIncoming` and
- * `realtimeEvent`, update `realtimeOutputs` and query `realtimeOutbox` (a realtime call's SIP leg and
+ * (the organization's call slots, src/workflows/call-slots.ts), signals `realtimeIncoming`,
+ * `realtimeEvent` and `realtimeEvents`, update `realtimeOutputs` and query `realtimeOutbox` (a realtime call's SIP leg and
  * session, src/shared/realtime.ts).
  *
  * Reads top-down: handlers, ring, talk, finish; each a call into the run's `CallSession`
@@ -62,6 +62,7 @@ import { slotGrantedSignal } from '../shared/call-slots';
 import { paymentResultSignal } from '../shared/payments';
 import {
   realtimeEventSignal,
+  realtimeEventsSignal,
   realtimeIncomingSignal,
   realtimeOutboxQuery,
   realtimeOutputsUpdate,
@@ -110,6 +111,9 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   // function outputs pushed to the session's socket.
   setHandler(realtimeIncomingSignal, (incoming) => call.realtime?.onIncoming(incoming));
   setHandler(realtimeEventSignal, (event) => call.realtime?.onEvent(event));
+  setHandler(realtimeEventsSignal, (events) => {
+    for (const event of events) call.realtime?.onEvent(event);
+  });
   setHandler(realtimeOutboxQuery, () => call.realtime?.outbox() ?? { batches: [] });
   setHandler(realtimeOutputsUpdate, (ask) => call.realtime!.outputs(ask), {
     validator: (ask: RealtimeOutputsRequest) => validateRealtimeOutputs(call.realtime, ask),
