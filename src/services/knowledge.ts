@@ -923,12 +923,12 @@ export class KnowledgeIndex {
     const frequent = Math.max(MIN_FREQUENT_CHUNKS, this.chunks.size * FREQUENT_TERM_SHARE);
     const low = asked.filter((t) => (this.df.get(t) ?? 0) <= frequent);
     const high = asked.filter((t) => (this.df.get(t) ?? 0) > frequent);
-    if (low.length === 0 || high.length === 0)
-      return this.engine
-        .search({ combineWith: 'OR', queries: asked.map((t) => this.termQuery(t)) })
-        .slice(0, limit)
-        .map((r) => ({ id: String(r.id), score: r.score }));
-    return this.commonTerms(low, high, limit);
+    const narrowed = low.length && high.length ? this.commonTerms(low, high, limit) : [];
+    if (narrowed.length) return narrowed;
+    return this.engine
+      .search({ combineWith: 'OR', queries: asked.map((t) => this.termQuery(t)) })
+      .slice(0, limit)
+      .map((r) => ({ id: String(r.id), score: r.score }));
   }
 
   /**
@@ -936,6 +936,7 @@ export class KnowledgeIndex {
    * its frequent terms (`high`) add their BM25 score to those chunks only, without visiting the others.
    * A matched chunk scores exactly as in one OR query of all the terms (MiniSearch sums the terms' BM25
    * and multiplies by the count of query terms matched); a chunk holding frequent terms only is left out.
+   * Empty when the rarer terms match nothing (the caller then searches with all the terms).
    */
   private commonTerms(low: string[], high: string[], limit: number): { id: string; score: number }[] {
     const matched = this.engine.search({ combineWith: 'OR', queries: low.map((t) => this.termQuery(t)) });

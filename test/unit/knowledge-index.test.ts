@@ -38,7 +38,9 @@ describe('knowledge index (BM25)', () => {
     const hits = index.search('Zorblat delivery', 5);
     expect(hits.map((h) => h.document)).to.deep.equal(['kdoc_1', 'kdoc_2']);
     expect(hits[0].score).to.be.greaterThan(hits[1].score);
-    // Frequent terms alone still answer, from every chunk holding them.
+    // Frequent terms alone still answer, from every chunk holding them, and so do they beside a word
+    // no chunk holds.
     expect(index.search('delivery depot', 5)).to.have.length(5);
+    expect(index.search('qwxyzzy delivery', 5)).to.have.length(5);
   });
 });
