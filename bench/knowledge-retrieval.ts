@@ -54,6 +54,7 @@ import {
   textContent,
   type KnowledgeIndex,
 } from '../src/services/knowledge';
+import { embedTexts } from '../src/providers/embeddings';
 import { startFakeLlm } from '../test/support/fake-llm';
 import { fakeEmbedding } from '../test/support/fake-embeddings';
 import {
@@ -262,6 +263,21 @@ async function main(): Promise<void> {
       index.search(q, 5);
       memMs.push(performance.now() - t);
     }
+    // The split of a hybrid search: the query's embedding (the model's time, over loopback HTTP) and the
+    // index search (BM25, nearest neighbours, fusion, top 5) given that embedding.
+    const embedMs: number[] = [];
+    const vectors: Float32Array[] = [];
+    for (const q of queries) {
+      const t = performance.now();
+      const [v] = (await embedTexts([q], { attempts: 2, timeoutMs: 1_500 }))!;
+      embedMs.push(performance.now() - t);
+      vectors.push(Float32Array.from(v));
+    }
+    const indexMs = queries.map((q, i) => {
+      const t = performance.now();
+      index.rank(q, 5, { vector: vectors[i] });
+      return performance.now() - t;
+    });
     setConfig({ ...withModel, openaiEmbeddingModel: undefined });
     const bm25Searcher = new KnowledgeSearcher();
     await latency(bm25Searcher, scope, queries.slice(0, 100));
@@ -286,7 +302,12 @@ async function main(): Promise<void> {
     const h = ms(hybridMs);
     const b = ms(bm25Ms);
     console.log(
-      `  search latency, warm (version read, query embedding over loopback HTTP, search, top 5), ${queries.length} searches: hybrid p50 ${h.p50} ms, p95 ${h.p95} ms, p99 ${h.p99} ms (target p95 ≤ 30 ms); bm25 only p50 ${b.p50} ms, p95 ${b.p95} ms; in-memory BM25 p95 ${ms(memMs).p95} ms`,
+      `  end to end incl. query embedding (warm searchKnowledge: version read, query embedding over loopback HTTP, search, top 5), ${queries.length} searches: hybrid p50 ${h.p50} ms, p95 ${h.p95} ms, p99 ${h.p99} ms (target p95 ≤ 30 ms); bm25 only p50 ${b.p50} ms, p95 ${b.p95} ms; in-memory BM25 p95 ${ms(memMs).p95} ms`,
+    );
+    const ix = ms(indexMs);
+    const em = ms(embedMs);
+    console.log(
+      `  search (index), hybrid, given the query's embedding: p50 ${ix.p50} ms, p95 ${ix.p95} ms, p99 ${ix.p99} ms; in-memory BM25 p50 ${ms(memMs).p50} ms, p95 ${ms(memMs).p95} ms; query embedding alone p50 ${em.p50} ms, p95 ${em.p95} ms`,
     );
     console.log(
       JSON.stringify({
@@ -298,6 +319,8 @@ async function main(): Promise<void> {
         hybrid_ms: h,
         bm25_ms: b,
         memory_bm25_ms: ms(memMs),
+        index_hybrid_ms: ix,
+        query_embedding_ms: em,
       }),
     );
   } finally {

@@ -7,8 +7,8 @@
  * - Chunking (`chunkText`): by paragraphs, about 220 words a chunk (at most 320), each chunk starting
  *   with the last ~40 words of the one before, so a fact split across a boundary is whole in one chunk.
  * - Ranking: BM25 (BM25+, k1 1.2, b 0.7) by the `minisearch` library over title and text, title boosted,
- *   prefix and small-typo matching for longer terms; a stop-word list keeps "what is the…" from matching
- *   everything. No ranking code of our own.
+ *   prefix matching for longer terms, small-typo matching for longer terms no chunk holds; a stop-word
+ *   list keeps "what is the…" from matching everything. No ranking code of our own.
  * - Retrieval by meaning: with `OPENAI_EMBEDDING_MODEL` set, every chunk is embedded (title and text,
  *   src/providers/embeddings.ts) when its revision is written, the vector stored on the chunk row; each
  *   agent's index then also holds an HNSW graph of the vectors (src/services/knowledge-vectors.ts, the
@@ -783,6 +783,27 @@ const MAX_QUERY_TERM_SHARE = 0.25;
 const MIN_COMMON_CHUNKS = 500;
 
 /**
+ * Query terms in more than this share of an index's chunks (and in more than `MIN_FREQUENT_CHUNKS`) are
+ * frequent: when a query also has less frequent terms, only chunks matching those are scored
+ * (`KnowledgeIndex.commonTerms`, Elasticsearch's common terms query with `cutoff_frequency` 0.01).
+ */
+const FREQUENT_TERM_SHARE = 0.01;
+const MIN_FREQUENT_CHUNKS = 100;
+
+/** Query terms of at least this many characters also match the longer index terms they begin ("refund" finds "refunds"). */
+const PREFIX_MIN_CHARACTERS = 4;
+
+/**
+ * Typo matching: a query term of at least `FUZZY_MIN_CHARACTERS` characters that no chunk holds also
+ * matches index terms within `FUZZY_DISTANCE` × its length edits (at most 2; 1 for 6–9 characters), as
+ * spelling suggesters do for missing terms only (Elasticsearch's `suggest_mode: missing`). A term the
+ * index holds is taken as written: looking up every near spelling of a known word walks much of the
+ * vocabulary and scores the chunks of each neighbour, the main cost of a search over a large index.
+ */
+const FUZZY_MIN_CHARACTERS = 6;
+const FUZZY_DISTANCE = 0.15;
+
+/**
  * An in-memory BM25 index over chunks (MiniSearch), built once per agent and then kept in step with the
  * store by replacing the chunks of the documents that changed (`replaceDocuments`).
  */
@@ -803,8 +824,6 @@ export class KnowledgeIndex {
       processTerm: indexTerm,
       searchOptions: {
         boost: { title: 2 },
-        prefix: (term) => term.length >= 4,
-        fuzzy: (term) => (term.length >= 6 ? 0.15 : false),
         maxFuzzy: 2,
         combineWith: 'OR',
       },
@@ -900,10 +919,56 @@ export class KnowledgeIndex {
     if (terms.length === 0) return [];
     const common = Math.max(MIN_COMMON_CHUNKS, this.chunks.size * MAX_QUERY_TERM_SHARE);
     const rare = terms.filter((t) => (this.df.get(t) ?? 0) <= common);
+    const asked = rare.length ? rare : terms;
+    const frequent = Math.max(MIN_FREQUENT_CHUNKS, this.chunks.size * FREQUENT_TERM_SHARE);
+    const low = asked.filter((t) => (this.df.get(t) ?? 0) <= frequent);
+    const high = asked.filter((t) => (this.df.get(t) ?? 0) > frequent);
+    const narrowed = low.length && high.length ? this.commonTerms(low, high, limit) : [];
+    if (narrowed.length) return narrowed;
     return this.engine
-      .search({ combineWith: 'OR', queries: rare.length ? rare : terms })
+      .search({ combineWith: 'OR', queries: asked.map((t) => this.termQuery(t)) })
       .slice(0, limit)
       .map((r) => ({ id: String(r.id), score: r.score }));
+  }
+
+  /**
+   * Elasticsearch's common terms query: chunks are matched by the query's less frequent terms (`low`);
+   * its frequent terms (`high`) add their BM25 score to those chunks only, without visiting the others.
+   * A matched chunk scores exactly as in one OR query of all the terms (MiniSearch sums the terms' BM25
+   * and multiplies by the count of query terms matched); a chunk holding frequent terms only is left out.
+   * Empty when the rarer terms match nothing (the caller then searches with all the terms).
+   */
+  private commonTerms(low: string[], high: string[], limit: number): { id: string; score: number }[] {
+    const matched = this.engine.search({ combineWith: 'OR', queries: low.map((t) => this.termQuery(t)) });
+    if (matched.length === 0) return [];
+    const ids = new Set(matched.map((r) => r.id));
+    const extra = new Map(
+      this.engine
+        .search({
+          combineWith: 'OR',
+          queries: high.map((t) => this.termQuery(t)),
+          boostDocument: (id) => (ids.has(id) ? 1 : 0),
+        })
+        .map((r) => [r.id, r]),
+    );
+    return matched
+      .map((r) => {
+        const e = extra.get(r.id);
+        if (!e) return { id: String(r.id), score: r.score };
+        const terms = r.queryTerms.length + e.queryTerms.length;
+        return { id: String(r.id), score: (r.score / r.queryTerms.length + e.score / e.queryTerms.length) * terms };
+      })
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+  }
+
+  /** One query term's MiniSearch query: prefix matching when long enough, typo matching only when no chunk holds it. */
+  private termQuery(term: string): { queries: string[]; prefix: boolean; fuzzy: number | false } {
+    return {
+      queries: [term],
+      prefix: term.length >= PREFIX_MIN_CHARACTERS,
+      fuzzy: term.length >= FUZZY_MIN_CHARACTERS && !this.df.has(term) ? FUZZY_DISTANCE : false,
+    };
   }
 
   private hit(id: string, score: number, scale = 1000): KnowledgeHit {
@@ -982,19 +1047,33 @@ export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promi
   }
   const revisions = [...(await currentRevisions(docs.map((d) => d._id))).values()];
   if (revisions.length === 0) return [];
+  const model = embeddingModel();
+  // The fields a search uses; embeddings only when a model is configured (they are most of a row's bytes).
+  const fields = {
+    kdoc_id: 1,
+    revision_id: 1,
+    n: 1,
+    text: 1,
+    heading: 1,
+    page: 1,
+    url: 1,
+    ...(model ? { embedding: 1, embedding_model: 1 } : {}),
+  };
   let rows: StoredChunk[];
   if (only) {
     rows = [];
     for (const r of revisions) {
       for (let n = 0; n < r.chunks; n++) {
-        const row = await KnowledgeChunk.findById(chunkId(r._id, n)).lean();
+        const row = await KnowledgeChunk.findById(chunkId(r._id, n)).select(fields).lean();
         if (row) rows.push(row as StoredChunk);
       }
     }
   } else {
     // One `{revision_id}` query per revision (index `{revision_id: 1, n: 1}`), side by side.
     rows = (
-      await Promise.all(revisions.map((r) => KnowledgeChunk.find({ revision_id: r._id }).sort({ n: 1 }).lean()))
+      await Promise.all(
+        revisions.map((r) => KnowledgeChunk.find({ revision_id: r._id }).select(fields).sort({ n: 1 }).lean()),
+      )
     ).flat() as StoredChunk[];
   }
   const titles = new Map(revisions.map((r) => [r._id, r.title]));
@@ -1002,7 +1081,6 @@ export async function loadAgentChunks(scope: AgentScope, only?: string[]): Promi
     revisions.map((r) => [r._id, (r.source as KnowledgeDocumentSource | undefined)?.filename ?? null]),
   );
   const byId = new Map(docs.map((d) => [d._id, d]));
-  const model = embeddingModel();
   return rows
     .map((r) => {
       const title = titles.get(r.revision_id)!;
