@@ -11,6 +11,10 @@
 // the sum of the shards' summary lines, `N passed, N failed, N skipped` (test/support/reporter.ts), and the
 // exit code is non-zero when any shard failed or printed no summary.
 //
+// Files whose tests time real media against a deadline (SOLO: audio through a real LiveKit server, where a
+// barge-in must land inside a window of a few hundred milliseconds) run after the shards, alone, in one more
+// mocha process: the other shard's load never stretches their windows.
+//
 //   npm test                       two shards (one on a single-core machine)
 //   TEST_JOBS=1 npm test           one mocha process, as `mocha` alone runs it
 //   npm test -- --grep "webhooks"  extra arguments go to every shard
@@ -24,6 +28,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_WEIGHT = 5;
+/** Files run alone after the shards (see above). */
+const SOLO = ['dist/test/integration/voice-rooms.test.js', 'dist/test/integration/voice-room-recording.test.js'];
 const SUMMARY = /^(\d+) passed, (\d+) failed, (\d+) skipped$/m;
 
 /** The compiled test files under `dir` (relative to the project, sorted). */
@@ -78,7 +84,9 @@ function runShard(files, extra, live) {
   };
   child.stdout.on('data', take(process.stdout));
   child.stderr.on('data', take(process.stderr));
-  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output })));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output })),
+  );
 }
 
 const children = [];
@@ -100,14 +108,25 @@ const asked = Number(process.env.TEST_JOBS || (cores >= 2 ? 2 : 1));
 const jobs = process.env.QUERY_SHAPES_OUT ? 1 : Math.max(1, Math.min(asked, files.length));
 const weightsFile = path.join(root, 'test/shard-weights.json');
 const weights = fs.existsSync(weightsFile) ? JSON.parse(fs.readFileSync(weightsFile, 'utf8')) : {};
-const shards = deal(files, jobs, weights);
+const solo = jobs > 1 ? files.filter((f) => SOLO.includes(f)) : [];
+const shards = deal(
+  files.filter((f) => !solo.includes(f)),
+  jobs,
+  weights,
+);
+if (solo.length) shards.push({ files: solo, seconds: solo.reduce((a, f) => a + (weights[f] ?? DEFAULT_WEIGHT), 0) });
+const parallel = solo.length ? shards.length - 1 : shards.length;
 
 const header = (i) =>
-  `\n── shard ${i + 1} of ${shards.length}: ${shards[i].files.length} files, about ${Math.round(shards[i].seconds / 60)} min recorded ──\n`;
+  `\n── ${i < parallel ? 'shard' : 'alone, after the shards:'} ${i + 1} of ${shards.length}: ${shards[i].files.length} files, about ${Math.round(shards[i].seconds / 60)} min recorded ──\n`;
 const started = Date.now();
 if (shards.length > 1) process.stdout.write(header(0));
-const results = await Promise.all(shards.map((s, i) => runShard(s.files, extra, i === 0)));
+const results = await Promise.all(shards.slice(0, parallel).map((s, i) => runShard(s.files, extra, i === 0)));
 for (let i = 1; i < results.length; i++) process.stdout.write(header(i) + results[i].output);
+if (solo.length && process.exitCode !== 130) {
+  process.stdout.write(header(parallel));
+  results.push(await runShard(solo, extra, true));
+}
 
 const totals = [0, 0, 0];
 let failed = false;
