@@ -266,16 +266,16 @@ async function main(): Promise<void> {
     // The split of a hybrid search: the query's embedding (the model's time, over loopback HTTP) and the
     // index search (BM25, nearest neighbours, fusion, top 5) given that embedding.
     const embedMs: number[] = [];
-    const vectors: Float32Array[] = [];
+    const queryVectors: Float32Array[] = [];
     for (const q of queries) {
       const t = performance.now();
       const [v] = (await embedTexts([q], { attempts: 2, timeoutMs: 1_500 }))!;
       embedMs.push(performance.now() - t);
-      vectors.push(Float32Array.from(v));
+      queryVectors.push(Float32Array.from(v));
     }
     const indexMs = queries.map((q, i) => {
       const t = performance.now();
-      index.rank(q, 5, { vector: vectors[i] });
+      index.rank(q, 5, { vector: queryVectors[i] });
       return performance.now() - t;
     });
     setConfig({ ...withModel, openaiEmbeddingModel: undefined });
