@@ -8,7 +8,9 @@
  * `beginKnowledgeCrawl` (robots.txt, the sitemap, the first URLs), then breadth-first batches of
  * `crawlKnowledgePage` (fetch, extract, stage the page; answers the page's in-scope links), the progress
  * recorded after each batch (`recordKnowledgeCrawlProgress`), and `commitKnowledgeCrawl`, which makes the
- * staged pages the document's next revision in one step (unchanged pages' chunks copied). The frontier (URLs
+ * staged pages the document's next revision in one step (unchanged pages' chunks copied). The page and
+ * commit activities heartbeat (timeout 5 s): those of a worker that died are retried on another within
+ * seconds; a retried commit keeps the chunks already stored and embedded. The frontier (URLs
  * found, how many tried) lives in the workflow's state: past `PAGES_PER_RUN` pages the workflow continues as
  * new with it. A page's failure is an answer, not an error: no page can hold the crawl.
  *
