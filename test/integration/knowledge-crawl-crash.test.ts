@@ -81,9 +81,12 @@ describe('knowledge crawl: a worker killed mid-crawl, a page read while its docu
   this.timeout(240_000);
   const site = new SlowSite();
   let child: ChildProcess | undefined;
-  const saved = config();
+  let saved: ReturnType<typeof config>; // the harness's configuration, restored after each test
 
-  before(() => site.start());
+  before(async () => {
+    saved = config();
+    await site.start();
+  });
   after(async () => {
     setConfig(saved);
     await stopWorkerProcess(child, 'SIGTERM');
