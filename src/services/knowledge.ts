@@ -355,8 +355,8 @@ export const WRITE_BATCH_CHUNKS = 2 * EMBEDDING_BATCH;
 /** The chunk numbers of revision `revisionId` already stored with an embedding of `model`. */
 async function embeddedChunks(revisionId: string, model: string | null): Promise<Set<number>> {
   if (!model) return new Set();
-  const rows = await KnowledgeChunk.find({ revision_id: revisionId, embedding_model: model }).select({ n: 1 }).lean();
-  return new Set(rows.map((r) => r.n));
+  const rows = await KnowledgeChunk.find({ revision_id: revisionId }).select({ n: 1, embedding_model: 1 }).lean();
+  return new Set(rows.filter((r) => r.embedding_model === model).map((r) => r.n));
 }
 
 /** Inserts chunk rows, tolerating those already there (a retried write). */
