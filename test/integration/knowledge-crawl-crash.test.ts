@@ -6,8 +6,7 @@
  * whose pages answer after `PAGE_DELAY_MS`. While the third batch of pages is being read, the worker is
  * killed (SIGKILL) and a new one started: the page activities heartbeat, so their retries reach the site
  * within seconds (the heartbeat timeout, 5 s), not after the 2-minute start-to-close timeout, and the crawl
- * ends with every page fetched, counted and committed exactly once. The commit's write is resumable: an
- * attempt that fails after some batches of chunks keeps them, and its retry embeds only the rest.
+ * ends with every page fetched, counted and committed exactly once.
  */
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -18,9 +17,7 @@ import { config, setConfig } from '../../src/config';
 import { KnowledgeChunk, KnowledgeRevision } from '../../src/models/knowledge';
 import { KnowledgePage } from '../../src/models/knowledge-crawls';
 import { crawlPage } from '../../src/services/knowledge-crawl';
-import { WRITE_BATCH_CHUNKS, writeRevision } from '../../src/services/knowledge';
-import { ApiError } from '../../src/errors';
-import { h, newTenant, request, startWorkerProcess, stopWorkerProcess } from '../support/harness';
+import { newTenant, request, startWorkerProcess, stopWorkerProcess } from '../support/harness';
 import { eventually, sleep } from '../support/conversations';
 
 /** How long each page of the slow site takes to answer (ms). */
@@ -179,45 +176,5 @@ describe('knowledge crawl: a worker killed mid-crawl, a page read while its docu
     await sleep(1_000); // the crawl's own page activity (its workflow terminated) finished meanwhile
     expect(await KnowledgePage.countDocuments({ kdoc_id: id })).to.equal(0);
     expect(await KnowledgeChunk.countDocuments({ kdoc_id: id })).to.equal(0);
-  });
-
-  it("a commit's write interrupted after some batches keeps them: the retry embeds only the rest", async () => {
-    setConfig({
-      ...saved,
-      openaiEmbeddingModel: 'fake-embedding',
-      openaiEmbeddingBaseUrl: h().llm.baseUrl,
-      openaiEmbeddingApiKey: 'sk-test-fake',
-    });
-    const total = WRITE_BATCH_CHUNKS * 2 + 17;
-    const chunks = Array.from({ length: total }, (_, n) => ({ text: `Chunk ${n} about berth ${n * 3}.` }));
-    const kdocId = `kdoc_resume${crypto.randomBytes(6).toString('hex')}`;
-    const revisionId = `krev_resume${crypto.randomBytes(6).toString('hex')}`;
-    const write = (onChunks: (stored: number) => void) =>
-      writeRevision(kdocId, 'agt_resume', revisionId, 'Berths', { chunks, characters: 1 }, onChunks);
-    const heard: number[] = [];
-    let failed: unknown;
-    await write((stored) => {
-      heard.push(stored);
-      if (stored === WRITE_BATCH_CHUNKS) h().llm.embeddingFailures = 3; // every attempt of the next batch
-    }).catch((err) => (failed = err));
-    expect(failed).to.be.instanceOf(ApiError);
-    expect(heard).to.deep.equal([WRITE_BATCH_CHUNKS]);
-    expect(await KnowledgeChunk.countDocuments({ revision_id: revisionId })).to.equal(WRITE_BATCH_CHUNKS);
-    expect(await KnowledgeRevision.countDocuments({ _id: revisionId }), 'not visible yet').to.equal(0);
-
-    const retryFrom = h().llm.embeddingRequests.length;
-    heard.length = 0;
-    await write((stored) => heard.push(stored));
-    const embedded = h()
-      .llm.embeddingRequests.slice(retryFrom)
-      .flatMap((r) => r.input);
-    expect(embedded, 'only the chunks not stored before').to.have.length(total - WRITE_BATCH_CHUNKS);
-    expect(embedded[0]).to.contain(`Chunk ${WRITE_BATCH_CHUNKS} about`);
-    expect(heard).to.deep.equal([WRITE_BATCH_CHUNKS, WRITE_BATCH_CHUNKS * 2, total]);
-    const rows = await KnowledgeChunk.find({ revision_id: revisionId }).sort({ n: 1 }).lean();
-    expect(rows.map((r) => r.n)).to.deep.equal(chunks.map((_, n) => n));
-    expect(rows.every((r) => r.embedding_model === 'fake-embedding')).to.equal(true);
-    expect(await KnowledgeRevision.countDocuments({ _id: revisionId })).to.equal(1);
-    setConfig(saved);
   });
 });
