@@ -7509,8 +7509,27 @@ type SearchKnowledgeParams struct {
 
 // UpdateKnowledgeDocumentJSONBody defines parameters for UpdateKnowledgeDocument.
 type UpdateKnowledgeDocumentJSONBody struct {
-	Text  *string `json:"text,omitempty"`
+	// ContentType The file's type, when its name has no known extension (`application/pdf`, `text/csv`, …).
+	ContentType *string `json:"content_type,omitempty"`
+
+	// FileBase64 A file, base64-encoded (at most 20 MB decoded): PDF, DOCX, HTML, Markdown, TXT or CSV.
+	FileBase64 *string `json:"file_base64,omitempty"`
+
+	// Filename The file's name; its extension gives its type (with `file_base64`).
+	Filename *string `json:"filename,omitempty"`
+
+	// Text The new content as text. At most one of `text` and a file.
+	Text *string `json:"text,omitempty"`
+
+	// Title The new title; left as it is when not given (also with a new file).
 	Title *string `json:"title,omitempty"`
+}
+
+// UpdateKnowledgeDocumentMultipartBody defines parameters for UpdateKnowledgeDocument.
+type UpdateKnowledgeDocumentMultipartBody struct {
+	// File The file (at most 20 MB); its part's filename and Content-Type give its type.
+	File  openapi_types.File `json:"file"`
+	Title *string            `json:"title,omitempty"`
 }
 
 // UpdateKnowledgeDocumentParams defines parameters for UpdateKnowledgeDocument.
@@ -8191,6 +8210,9 @@ type CreateKnowledgeDocumentMultipartRequestBody CreateKnowledgeDocumentMultipar
 
 // UpdateKnowledgeDocumentJSONRequestBody defines body for UpdateKnowledgeDocument for application/json ContentType.
 type UpdateKnowledgeDocumentJSONRequestBody UpdateKnowledgeDocumentJSONBody
+
+// UpdateKnowledgeDocumentMultipartRequestBody defines body for UpdateKnowledgeDocument for multipart/form-data ContentType.
+type UpdateKnowledgeDocumentMultipartRequestBody UpdateKnowledgeDocumentMultipartBody
 
 // CreateMessageTemplateJSONRequestBody defines body for CreateMessageTemplate for application/json ContentType.
 type CreateMessageTemplateJSONRequestBody CreateMessageTemplateJSONBody

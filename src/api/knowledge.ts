@@ -8,7 +8,8 @@
  *   GET    /v1/knowledge              list, newest first; filter `agent_id`
  *   GET    /v1/knowledge/search       `agent_id`, `query`, `limit?` → the best chunks (what the assistant would get)
  *   GET    /v1/knowledge/{id}         the document
- *   POST   /v1/knowledge/{id}         `{title?, text?}`: replace (Idempotency-Key)
+ *   POST   /v1/knowledge/{id}         `{title?, text?}` or `{title?}` with a file (as on create): replace
+ *                                      (Idempotency-Key)
  *   DELETE /v1/knowledge/{id}         → `{id, object, deleted: true}`
  *
  * Reads need `agents:read`, writes `agents:write`. Text up to 500,000 characters, files up to 20 MB (JSON
@@ -62,12 +63,15 @@ const fileTooLarge = (param: string) =>
     param,
   );
 
-/** True for `POST /v1/knowledge` sent as `multipart/form-data` (src/api/app.ts lets it past the JSON-only check). */
+/**
+ * True for `POST /v1/knowledge` or `POST /v1/knowledge/{id}` sent as `multipart/form-data` (src/api/app.ts
+ * lets it past the JSON-only check).
+ */
 export function isKnowledgeUpload(req: Request): boolean {
   const encoding = (req.get('Content-Encoding') ?? 'identity').trim().toLowerCase();
   return (
     req.method === 'POST' &&
-    req.path === '/knowledge' &&
+    /^\/knowledge(\/[^/]+)?$/.test(req.path) &&
     encoding === 'identity' &&
     Boolean(req.is('multipart/form-data'))
   );
@@ -81,7 +85,7 @@ const upload = multer({
 }).single('file');
 
 /**
- * Parses a multipart `POST /v1/knowledge` into the JSON body's shape: its text fields as they are, and
+ * Parses a multipart `POST /v1/knowledge` (or `/v1/knowledge/{id}`) into the JSON body's shape: its text fields as they are, and
  * its `file` part as `file_base64`, `filename` and (unless `application/octet-stream`) `content_type`, so
  * validation, idempotency (the fingerprint covers the file) and the handler see one shape.
  * @throws ApiError 400 `file_too_large` naming `file`; `parameter_unknown` for another file part;
@@ -135,11 +139,11 @@ const jsonKnowledgeBody = largeJsonBody(
 
 /**
  * Body parser for `/v1/knowledge`, mounted before the API's 1 MB one (which then leaves the parsed body
- * alone): `multipart/form-data` for an upload (`multipartBody`), else JSON up to 28 MB (too large → 413
- * `body_too_large`).
+ * alone): `multipart/form-data` for an upload to `POST /v1/knowledge` or `POST /v1/knowledge/{id}`
+ * (`multipartBody`), else JSON up to 28 MB (too large → 413 `body_too_large`).
  */
 export const knowledgeBody: RequestHandler = (req, res, next) =>
-  req.method === 'POST' && req.path === '/' && Boolean(req.is('multipart/form-data'))
+  req.method === 'POST' && /^\/([^/]+)?$/.test(req.path) && Boolean(req.is('multipart/form-data'))
     ? multipartBody(req, res, next)
     : jsonKnowledgeBody(req, res, next);
 
@@ -161,14 +165,8 @@ const base64 = z
   )
   .refine((v) => /^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(v), 'must be base64');
 
-export const createKnowledgeSchema = z.strictObject({
-  agent_id: z.string().min(1),
-  title: title
-    .optional()
-    .describe(
-      "Required with `text`; a file's defaults to its own title, else its name; a web source's to its first page's title.",
-    ),
-  text: text.optional().describe('The document as text. Exactly one of `text`, a file, `url`, `sitemap_url`, `crawl`.'),
+/** A file given in JSON (create and replace). */
+const fileFields = {
   file_base64: base64
     .optional()
     .describe(
@@ -186,6 +184,17 @@ export const createKnowledgeSchema = z.strictObject({
     .max(255)
     .optional()
     .describe("The file's type, when its name has no known extension (`application/pdf`, `text/csv`, …)."),
+};
+
+export const createKnowledgeSchema = z.strictObject({
+  agent_id: z.string().min(1),
+  title: title
+    .optional()
+    .describe(
+      "Required with `text`; a file's defaults to its own title, else its name; a web source's to its first page's title.",
+    ),
+  text: text.optional().describe('The document as text. Exactly one of `text`, a file, `url`, `sitemap_url`, `crawl`.'),
+  ...fileFields,
   ...webSourceFields,
 });
 
@@ -200,7 +209,17 @@ const createKnowledgeMultipart = z.strictObject({
       `The file (at most ${FILE_LIMITS.maxFileBytes / MB} MB); its part's filename and Content-Type give its type.`,
     ),
 });
-export const replaceKnowledgeSchema = z.strictObject({ title: title.optional(), text: text.optional() });
+export const replaceKnowledgeSchema = z.strictObject({
+  title: title.optional().describe('The new title; left as it is when not given (also with a new file).'),
+  text: text.optional().describe('The new content as text. At most one of `text` and a file.'),
+  ...fileFields,
+});
+
+/** The replace fields as a `multipart/form-data` upload (documented only: the parser maps it to the JSON shape). */
+const replaceKnowledgeMultipart = z.strictObject({
+  title: z.string().optional(),
+  file: createKnowledgeMultipart.shape.file,
+});
 
 function stringParam(query: Record<string, unknown>, name: string): string | undefined {
   const v = query[name];
@@ -237,10 +256,12 @@ function oneSource(body: z.output<typeof createKnowledgeSchema>): void {
     );
 }
 
-/** The file of a create request (`file_base64` + `filename`), decoded; null when it has none. */
-function fileOf(
-  body: z.output<typeof createKnowledgeSchema>,
-): { bytes: Buffer; filename: string; contentType?: string } | null {
+/** The file of a create or replace request (`file_base64` + `filename`), decoded; null when it has none. */
+function fileOf(body: {
+  file_base64?: string;
+  filename?: string;
+  content_type?: string;
+}): { bytes: Buffer; filename: string; contentType?: string } | null {
   if (body.file_base64 === undefined) {
     if (body.filename !== undefined || body.content_type !== undefined)
       throw missingParam(
@@ -421,34 +442,60 @@ const retrieveKnowledge = operation({
 });
 
 /**
- * `POST /v1/knowledge/{id}` body `{title?, text?}` (at least one) → the document with its new revision:
- * once answered, searches find the new text and never the old.
+ * `POST /v1/knowledge/{id}` body `{title?, text?}`, or `{title?}` with a file (`file_base64` + `filename`
+ * + `content_type?` in JSON, or a `multipart/form-data` upload with a `file` part, as on create) → the
+ * document with its new revision, same id: once answered, searches find the new content and never the old.
+ * Fields not given are left as they are (Stripe's update semantics): a new file keeps the document's title
+ * unless `title` is given; the document's `source` becomes the new file (or `text`). A file that gives no
+ * text makes the document `failed` with its `failure_reason`, as on create. Errors (nothing changed): 400
+ * `parameter_missing` naming `text` when nothing is given; `parameter_invalid` naming `file_base64` (or
+ * `file`) for text and a file together; `parameter_invalid` naming the field given (`text`, `file_base64`,
+ * `file`, `title`) for a web source (`url`, `crawl`), which only its crawls change; `file_type_unsupported`,
+ * `file_too_large` as on create; 404 for an unknown or deleted document.
  */
 const replaceKnowledge = operation({
   method: 'post',
   path: '/v1/knowledge/{id}',
   operationId: 'updateKnowledgeDocument',
-  errors: { '400': ['knowledge_document_limit'], '503': ['embedding_unavailable'] },
+  errors: {
+    '400': ['knowledge_document_limit', 'file_type_unsupported', 'file_too_large'],
+    '503': ['embedding_unavailable'],
+  },
   tag,
   summary: 'Replace a knowledge document',
+  description: `A new title, new text, or a new file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most ${FILE_LIMITS.maxFileBytes / MB} MB, as \`file_base64\` + \`filename\` or a \`multipart/form-data\` upload with a \`file\` part): the same document, a new revision. Fields not given stay as they are. A web source (\`url\`, \`sitemap_url\`, \`crawl\`) is changed only by its crawls: 400 \`parameter_invalid\`.`,
   scope: 'agents:write',
   body: replaceKnowledgeSchema,
+  multipart: replaceKnowledgeMultipart,
   response: KnowledgeDocumentObject,
   handler: async (req, res, { body }) => {
-    if (body.title === undefined && body.text === undefined)
-      throw missingParam('text', 'Missing required param: text (or title): what to replace.');
+    const fileParam = req.is('multipart/form-data') ? 'file' : 'file_base64';
+    if (body.text !== undefined && body.file_base64 !== undefined)
+      throw invalidParam(fileParam, `Invalid ${fileParam}: give either text or a file, not both.`);
+    const file = fileOf(body);
+    if (body.title === undefined && body.text === undefined && !file)
+      throw missingParam('text', 'Missing required param: text (or a file, or title): what to replace.');
     const id = String(req.params.id);
     const found = await findKnowledgeDocument(req.auth!, id);
     if (!found) throw notFound('knowledge document', id, 'id');
-    if (found.source.type === 'url' || found.source.type === 'crawl')
+    if (found.source.type === 'url' || found.source.type === 'crawl') {
+      const param = file ? fileParam : body.text !== undefined ? 'text' : 'title';
       throw invalidParam(
-        body.text !== undefined ? 'text' : 'title',
-        'A web source is replaced by its crawls: delete it and add it again to change it.',
+        param,
+        `Invalid ${param}: a web source is replaced by its crawls only; delete it and add the new content as another document.`,
       );
-    await idempotent(req, res, 'req', async (requestId) => ({
-      status: 200,
-      body: await replaceKnowledgeDocument(req.auth!, id, requestId, { title: body.title, text: body.text }),
-    }));
+    }
+    await idempotent(req, res, 'req', async (requestId) => {
+      const content = file
+        ? await fileContent(file, fileParam === 'file' ? 'file' : 'filename')
+        : body.text !== undefined
+          ? textContent(body.text)
+          : undefined;
+      return {
+        status: 200,
+        body: await replaceKnowledgeDocument(req.auth!, id, requestId, { title: body.title, content }),
+      };
+    });
   },
 });
 

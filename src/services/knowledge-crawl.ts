@@ -190,17 +190,20 @@ function pageLinks(html: string, pageUrl: string, scope: CrawlScope): string[] {
   return [...links];
 }
 
+/** A page's answer once its document is deleted. */
+const GONE: CrawlPageOutcome = { ok: false, gone: true, reason: 'The document was deleted.', transient: false };
+
 const pageId = (runId: string, n: number) => `${runId}:${String(n).padStart(5, '0')}`;
 
 /**
  * Reads page `n` of crawl `runId`: fetch (./knowledge-fetch.ts), HTML check, extraction, staged as a
  * `KnowledgePage` row (replaced on a retry: idempotent). Never throws for the site's faults.
  * @returns the page's in-scope links (`crawl` mode; none otherwise), a failure with its reason, or `gone`
- *   when the document was deleted
+ *   when the document was deleted, before or while the page was read (then no row of it stays staged)
  */
 export async function crawlPage(kdocId: string, runId: string, url: string, n: number): Promise<CrawlPageOutcome> {
   const row = (await KnowledgeCrawl.findById(kdocId).lean()) as CrawlRow | null;
-  if (!row) return { ok: false, gone: true, reason: 'The document was deleted.', transient: false };
+  if (!row || !(await isLive(kdocId))) return GONE;
   const scope = scopeOf(row);
   if (!scope.allowedByRobots(url)) return { ok: false, reason: 'Disallowed by robots.txt.', transient: false };
   const res = await fetchForCrawl(url, { sameSite: (u) => scope.sameSite(u) });
@@ -233,6 +236,12 @@ export async function crawlPage(kdocId: string, runId: string, url: string, n: n
     },
     { upsert: true },
   );
+  // Checked after the write: a delete that ran before it is seen here (the row is removed again), one
+  // after it removes the row itself (src/services/knowledge.ts `deleteKnowledgeDocument`).
+  if (!(await isLive(kdocId))) {
+    await KnowledgePage.deleteOne({ _id: pageId(runId, n) });
+    return GONE;
+  }
   return { ok: true, links: row.mode === 'crawl' ? pageLinks(page.body.toString('utf8'), page.url, scope) : [] };
 }
 
@@ -288,13 +297,15 @@ export function nextChunks(
 /**
  * The last activity of a crawl: commits the staged pages of run `runId` as revision `revisionId` (or
  * keeps the content when none was read), sets the status and final progress, removes the staged rows.
- * Idempotent: a retry after the revision was written only finishes the bookkeeping.
+ * Idempotent: a retry after the revision was written only finishes the bookkeeping; one in the middle of
+ * the chunks' write keeps what was stored (`writeRevision`). `onChunks` hears the chunks stored so far.
  */
 export async function commitCrawl(
   kdocId: string,
   runId: string,
   revisionId: string,
   progress: CrawlProgress & { kept: string[] },
+  onChunks?: (stored: number) => void,
 ): Promise<CrawlResult> {
   const row = (await KnowledgeCrawl.findById(kdocId).lean()) as CrawlRow | null;
   const doc = await KnowledgeDocument.findOne({ _id: kdocId, deleted_ms: null }).lean();
@@ -314,6 +325,7 @@ export async function commitCrawl(
     const live = await commitRevision(
       { kdocId, agentId: doc.agent_id, revisionId, title: title.slice(0, 500), characters },
       chunks,
+      onChunks,
     );
     if (!live) return { status: 'deleted', pages: 0 };
   } else if (!committed && (row.status !== 'ready' || !current?.chunks)) {

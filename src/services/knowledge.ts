@@ -51,6 +51,7 @@ import {
 import type { KnowledgeRef, KnowledgeSource } from '../shared/assistant';
 import {
   decodeEmbedding,
+  EMBEDDING_BATCH,
   embeddingModel,
   embedTexts,
   EmbeddingUnavailableError,
@@ -348,42 +349,18 @@ export async function chunkEmbeddings(
 /** A chunk to store (the crawl's name for it). */
 export type ChunkInput = ChunkPiece;
 
-/**
- * Stores a revision: its chunks first (a retry tolerates those already there), then the revision row,
- * which makes them visible (a search reads the chunks of a revision it can read). Chunk `n` of the
- * revision is `chunks[n]`, stored as `<revision id>:<n>`. Chunks are embedded first when an embedding
- * model is configured (`chunkEmbeddings`; its 503 leaves nothing written), except those copied with an
- * embedding of that model already (a re-crawl's unchanged pages, a new title alone keeps them).
- */
-export async function writeRevision(
-  kdocId: string,
-  agentId: string,
-  revisionId: string,
-  title: string,
-  content: KnowledgeContent,
-): Promise<void> {
-  const model = embeddingModel();
-  const stale = content.chunks.flatMap((c, n) => (c.embedding && c.embedding_model === model ? [] : [n]));
-  const fresh = stale.length
-    ? await chunkEmbeddings(
-        title,
-        stale.map((n) => content.chunks[n].text),
-      )
-    : null;
-  const embedded = new Map(stale.map((n, i) => [n, fresh?.[i]]));
-  const rows = content.chunks.map((chunk, n) => {
-    const extra = Object.fromEntries(Object.entries(chunk).filter(([, v]) => v !== undefined && v !== null));
-    return {
-      ...extra,
-      ...(embedded.get(n) ?? {}),
-      _id: chunkId(revisionId, n),
-      revision_id: revisionId,
-      kdoc_id: kdocId,
-      agent_id: agentId,
-      n,
-      text: chunk.text,
-    };
-  });
+/** Chunks embedded and stored together by a resumable `writeRevision` (two embeddings requests). */
+export const WRITE_BATCH_CHUNKS = 2 * EMBEDDING_BATCH;
+
+/** The chunk numbers of revision `revisionId` already stored with an embedding of `model`. */
+async function embeddedChunks(revisionId: string, model: string | null): Promise<Set<number>> {
+  if (!model) return new Set();
+  const rows = await KnowledgeChunk.find({ revision_id: revisionId }).select({ n: 1, embedding_model: 1 }).lean();
+  return new Set(rows.filter((r) => r.embedding_model === model).map((r) => r.n));
+}
+
+/** Inserts chunk rows, tolerating those already there (a retried write). */
+async function insertChunkRows(rows: Record<string, unknown>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) {
     try {
       await KnowledgeChunk.collection.insertMany(rows.slice(i, i + 200) as never[], { ordered: false });
@@ -396,6 +373,59 @@ export async function writeRevision(
           writeErrors.every((e) => isDuplicateKey(e) || isDuplicateKey((e as { err?: unknown }).err)));
       if (!onlyDuplicates) throw err;
     }
+  }
+}
+
+/**
+ * Stores a revision: its chunks first (a retry tolerates those already there), then the revision row,
+ * which makes them visible (a search reads the chunks of a revision it can read). Chunk `n` of the
+ * revision is `chunks[n]`, stored as `<revision id>:<n>`. Chunks are embedded first when an embedding
+ * model is configured (`chunkEmbeddings`), except those copied with an embedding of that model already (a
+ * re-crawl's unchanged pages, a new title alone keeps them) and those a previous attempt at the same
+ * revision stored with one.
+ * - Without `onChunks` (a request): every chunk is embedded before any is stored, so the 503 of
+ *   `chunkEmbeddings` leaves nothing written.
+ * - With `onChunks` (a crawl's commit, a long activity): resumable, chunks are embedded and stored
+ *   `WRITE_BATCH_CHUNKS` at a time, `onChunks(stored)` called after each batch; an attempt that fails or
+ *   dies keeps the batches it stored (invisible without the revision row), and its retry embeds only the rest.
+ */
+export async function writeRevision(
+  kdocId: string,
+  agentId: string,
+  revisionId: string,
+  title: string,
+  content: KnowledgeContent,
+  onChunks?: (stored: number) => void,
+): Promise<void> {
+  const model = embeddingModel();
+  const done = await embeddedChunks(revisionId, model);
+  const size = onChunks ? WRITE_BATCH_CHUNKS : Math.max(1, content.chunks.length);
+  for (let first = 0; first < content.chunks.length; first += size) {
+    const todo = content.chunks
+      .slice(first, first + size)
+      .map((chunk, i) => ({ chunk, n: first + i }))
+      .filter(({ n }) => !done.has(n));
+    const stale = todo.filter(({ chunk }) => !(chunk.embedding && chunk.embedding_model === model));
+    const fresh = stale.length
+      ? await chunkEmbeddings(
+          title,
+          stale.map(({ chunk }) => chunk.text),
+        )
+      : null;
+    const embedded = new Map(stale.map(({ n }, i) => [n, fresh?.[i]]));
+    await insertChunkRows(
+      todo.map(({ chunk, n }) => ({
+        ...Object.fromEntries(Object.entries(chunk).filter(([, v]) => v !== undefined && v !== null)),
+        ...(embedded.get(n) ?? {}),
+        _id: chunkId(revisionId, n),
+        revision_id: revisionId,
+        kdoc_id: kdocId,
+        agent_id: agentId,
+        n,
+        text: chunk.text,
+      })),
+    );
+    onChunks?.(Math.min(first + size, content.chunks.length));
   }
   await insertIfAbsent(KnowledgeRevision, {
     _id: revisionId,
@@ -428,16 +458,25 @@ export async function revisionChunks(revisionId: string): Promise<ChunkInput[]> 
 /**
  * Makes `revisionId` (its chunks given) a document's content: stores the revision (chunks, then the row),
  * records the change, then drops the older revisions; a document deleted meanwhile keeps nothing.
- * Idempotent (a retried call writes the same rows). Used by a crawl's commit.
+ * Idempotent (a retried call writes the same rows); resumable (`writeRevision` with `onChunks`, which
+ * hears the chunks stored so far). Used by a crawl's commit.
  * @returns false when the document is no longer live (nothing of it is left)
  */
 export async function commitRevision(
   doc: { kdocId: string; agentId: string; revisionId: string; title: string; characters: number },
   chunks: ChunkInput[],
+  onChunks: (stored: number) => void = () => undefined,
 ): Promise<boolean> {
   const current = (await currentRevisions([doc.kdocId])).get(doc.kdocId);
   if (!current || current._id < doc.revisionId)
-    await writeRevision(doc.kdocId, doc.agentId, doc.revisionId, doc.title, { chunks, characters: doc.characters });
+    await writeRevision(
+      doc.kdocId,
+      doc.agentId,
+      doc.revisionId,
+      doc.title,
+      { chunks, characters: doc.characters },
+      onChunks,
+    );
   // Checked after the write: a delete that ran before it is seen here, one after it erases these rows.
   if (!(await KnowledgeDocument.exists({ _id: doc.kdocId, deleted_ms: null }))) {
     await dropRevisions(doc.kdocId, null);
@@ -641,16 +680,18 @@ export async function createKnowledgeDocument(
 }
 
 /**
- * Replaces a document's title and/or text (`POST /v1/knowledge/{id}`): writes a new revision (a title
- * alone keeps the chunks' text), records the change, then drops the superseded revisions. Idempotent for
- * `requestId`. Concurrent replaces: the one whose request started last wins, in every process.
+ * Replaces a document's title and/or content (`POST /v1/knowledge/{id}`): writes a new revision, records
+ * the change, then drops the superseded revisions (and their chunks). `change.content` is the new content
+ * (an uploaded file's `fileContent`, with its source and status), or `change.text` (chunked by
+ * `textContent`); without either the chunks are kept as they are (a new title alone). The title stays unless `change.title` is given.
+ * Idempotent for `requestId`. Concurrent replaces: the one whose request started last wins, in every process.
  * @throws ApiError 404 naming `id` when the document is missing or deleted
  */
 export async function replaceKnowledgeDocument(
   tenant: { orgId: string; livemode: boolean },
   id: string,
   requestId: string,
-  change: { title?: string; text?: string },
+  change: { title?: string; text?: string; content?: KnowledgeContent },
 ): Promise<KnowledgeDocumentObject> {
   const doc = (await KnowledgeDocument.findOne({
     _id: id,
@@ -663,8 +704,8 @@ export async function replaceKnowledgeDocument(
   const revisionId = revisionIdFor(requestId);
   if (current._id < revisionId) {
     let content: KnowledgeContent;
-    if (change.text !== undefined) {
-      content = textContent(change.text);
+    if (change.content || change.text !== undefined) {
+      content = change.content ?? textContent(change.text!);
     } else {
       // A new title alone: the same chunks (every stored field: heading, page, url, hash, embedding), source and status.
       content = {

@@ -8,7 +8,9 @@
  * `beginKnowledgeCrawl` (robots.txt, the sitemap, the first URLs), then breadth-first batches of
  * `crawlKnowledgePage` (fetch, extract, stage the page; answers the page's in-scope links), the progress
  * recorded after each batch (`recordKnowledgeCrawlProgress`), and `commitKnowledgeCrawl`, which makes the
- * staged pages the document's next revision in one step (unchanged pages' chunks copied). The frontier (URLs
+ * staged pages the document's next revision in one step (unchanged pages' chunks copied). The page and
+ * commit activities heartbeat (timeout 5 s): those of a worker that died are retried on another within
+ * seconds; a retried commit keeps the chunks already stored and embedded. The frontier (URLs
  * found, how many tried) lives in the workflow's state: past `PAGES_PER_RUN` pages the workflow continues as
  * new with it. A page's failure is an answer, not an error: no page can hold the crawl.
  *
@@ -27,13 +29,22 @@ import {
 import { newId } from '../shared/ids';
 import { UNTIL_STORED } from './retry';
 
-const { beginKnowledgeCrawl, crawlKnowledgePage } = proxyActivities<typeof crawl>({
-  // A page's fetch has its own limit (KNOWLEDGE_CRAWL_PAGE_TIMEOUT_MS, 20 s): this is for a dead worker.
+const { beginKnowledgeCrawl, recordKnowledgeCrawlProgress } = proxyActivities<typeof crawl>({
   startToCloseTimeout: '2 minutes',
   retry: UNTIL_STORED,
 });
-const { recordKnowledgeCrawlProgress, commitKnowledgeCrawl } = proxyActivities<typeof crawl>({
-  startToCloseTimeout: '5 minutes',
+const { crawlKnowledgePage } = proxyActivities<typeof crawl>({
+  // A page's fetch has its own limit (KNOWLEDGE_CRAWL_PAGE_TIMEOUT_MS, 20 s); the activity heartbeats every
+  // second, so a dead worker's page is retried elsewhere after 5 s (test/integration/knowledge-crawl-crash.test.ts).
+  startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '5 seconds',
+  retry: UNTIL_STORED,
+});
+const { commitKnowledgeCrawl } = proxyActivities<typeof crawl>({
+  // Up to 500 pages' chunks embedded in batches, each batch stored (a retry goes on from there); the
+  // heartbeat notices a dead worker, the long start-to-close only bounds a stuck one.
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '5 seconds',
   retry: UNTIL_STORED,
 });
 

@@ -4,7 +4,8 @@
  * (`multipart/form-data` and JSON `file_base64`), then searched (a fact on page 2 of the PDF comes back
  * with its page and heading); and the bad files (encrypted, corrupt, a zip bomb named .docx, no text),
  * which leave a `failed` document with its `failure_reason`, never a 500; an extraction past its time
- * cap is stopped and the next one still runs.
+ * cap is stopped and the next one still runs. `POST /v1/knowledge/{id}` replaces a document's content with
+ * a new file both ways (same id, title kept unless given, old chunks gone), and refuses mixed sources.
  */
 import { expect } from 'chai';
 import { h, newTenant, request } from '../support/harness';
@@ -23,20 +24,22 @@ import {
   type FixtureSection,
 } from '../support/knowledge-fixtures';
 import { extractDocument, FILE_LIMITS, KnowledgeSourceError } from '../../src/services/knowledge-extract';
+import { KnowledgeChunk, KnowledgeRevision } from '../../src/models/knowledge';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
-/** Uploads `bytes` as a multipart form (`file` part plus text fields). */
+/** Uploads `bytes` as a multipart form (`file` part plus text fields) to `path` (create, or replace a document). */
 async function upload(
   key: string,
   fields: Record<string, string>,
   file: { bytes: Buffer; filename: string; contentType?: string },
   headers: Record<string, string> = {},
+  path = '/v1/knowledge',
 ) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   form.append('file', new Blob([file.bytes], { type: file.contentType ?? 'application/octet-stream' }), file.filename);
-  const res = await fetch(`${h().api.url}/v1/knowledge`, {
+  const res = await fetch(`${h().api.url}${path}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${key}`, ...headers },
     body: form,
@@ -389,6 +392,132 @@ describe('knowledge from files', function () {
       headers,
     );
     expect(other.status).to.equal(422);
+  });
+
+  it('replaces a document with a new file both ways: same id, title kept unless given, old content gone', async () => {
+    const agentId = await newAgent(t);
+    const created = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: {
+        agent_id: agentId,
+        title: 'Opening hours',
+        text: 'The shop opens at eight and closes at six on weekdays.',
+      },
+    });
+    expect(created.status).to.equal(200);
+    const id = created.body.id as string;
+    const path = `/v1/knowledge/${id}`;
+    const oldChunk = (await KnowledgeChunk.findOne({ kdoc_id: id }).lean())!;
+
+    const winter = buildMarkdown('Winter', [
+      { heading: 'Winter', paragraphs: ['From November the harbour kiosk opens at ten and closes at four.'] },
+    ]);
+    const byPart = await upload(t.testKey, {}, { bytes: winter, filename: 'winter.md' }, {}, path);
+    expect(byPart.status, JSON.stringify(byPart.body)).to.equal(200);
+    expect(byPart.body).to.include({ id, title: 'Opening hours', status: 'ready', failure_reason: null });
+    expect(byPart.body.source).to.include({ type: 'file', filename: 'winter.md', bytes: winter.length });
+    expect(byPart.body.chunks).to.be.greaterThan(0);
+    expect((await search(t.testKey, agentId, 'harbour kiosk november'))[0]).to.include({ document: id });
+    expect(await search(t.testKey, agentId, 'shop weekdays eight')).to.deep.equal([]);
+    expect(await KnowledgeChunk.countDocuments({ _id: oldChunk._id }), 'the old chunks are gone').to.equal(0);
+    expect(await KnowledgeRevision.countDocuments({ kdoc_id: id })).to.equal(1);
+
+    const pdf = await buildPdf(
+      [[{ heading: 'Summer', paragraphs: ['In summer the kiosk sells ferry tickets until midnight.'] }]],
+      'Summer',
+    );
+    const byBase64 = await request('POST', path, {
+      key: t.testKey,
+      body: { title: 'Kiosk hours', file_base64: pdf.toString('base64'), filename: 'summer.pdf' },
+    });
+    expect(byBase64.status, JSON.stringify(byBase64.body)).to.equal(200);
+    expect(byBase64.body).to.include({ id, title: 'Kiosk hours', status: 'ready' });
+    expect(byBase64.body.source).to.include({ type: 'file', filename: 'summer.pdf', content_type: 'application/pdf' });
+    const [hit] = await search(t.testKey, agentId, 'ferry tickets midnight', 1);
+    expect(hit).to.include({ document: id, title: 'Kiosk hours', heading: 'Summer', page: 1 });
+    expect(await search(t.testKey, agentId, 'harbour november')).to.deep.equal([]);
+    const rows = await KnowledgeChunk.find({ kdoc_id: id }).lean();
+    expect(rows.map((r) => r.text).join(' '))
+      .to.contain('midnight')
+      .and.not.contain('November');
+    expect(new Set(rows.map((r) => r.revision_id)).size).to.equal(1);
+    const list = await request('GET', `/v1/knowledge?agent_id=${agentId}`, { key: t.testKey });
+    expect(
+      list.body.data.map((d: { id: string }) => d.id),
+      'still one document',
+    ).to.deep.equal([id]);
+
+    // Text replaces a file: the source is text again.
+    const byText = await request('POST', path, { key: t.testKey, body: { text: 'Closed on public holidays.' } });
+    expect(byText.status).to.equal(200);
+    expect(byText.body.source).to.deep.equal({ type: 'text' });
+    expect(byText.body.title).to.equal('Kiosk hours');
+
+    // A file that gives no text: the document is failed with its reason, as on create.
+    const scan = await upload(t.testKey, {}, { bytes: await buildNoTextPdf(), filename: 'scan.pdf' }, {}, path);
+    expect(scan.status).to.equal(200);
+    expect(scan.body).to.include({ id, status: 'failed', failure_reason: 'no_text', chunks: 0 });
+    expect(await search(t.testKey, agentId, 'public holidays')).to.deep.equal([]);
+  });
+
+  it('refuses a replace that mixes sources, or a file for a web source: 400 with code and param, nothing changed', async () => {
+    const agentId = await newAgent(t);
+    const created = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, title: 'Parking', text: 'Parking is free behind the station after seven.' },
+    });
+    const path = `/v1/knowledge/${created.body.id}`;
+    const txt = { bytes: buildTxt(['Parking costs two euros.']), filename: 'parking.txt' };
+    const cases: [Promise<{ status: number; body: any }>, string, string][] = [
+      [
+        request('POST', path, {
+          key: t.testKey,
+          body: { text: 'Both.', file_base64: txt.bytes.toString('base64'), filename: txt.filename },
+        }),
+        'parameter_invalid',
+        'file_base64',
+      ],
+      [upload(t.testKey, { text: 'Both.' }, txt, {}, path), 'parameter_invalid', 'file'],
+      [request('POST', path, { key: t.testKey, body: {} }), 'parameter_missing', 'text'],
+      [request('POST', path, { key: t.testKey, body: { filename: 'a.txt' } }), 'parameter_missing', 'file_base64'],
+      [
+        request('POST', path, { key: t.testKey, body: { file_base64: txt.bytes.toString('base64') } }),
+        'parameter_missing',
+        'filename',
+      ],
+      [
+        upload(t.testKey, {}, { bytes: Buffer.from('MZ'), filename: 'setup.exe' }, {}, path),
+        'file_type_unsupported',
+        'file',
+      ],
+      [request('POST', path, { key: t.testKey, body: { url: 'https://example.com/' } }), 'parameter_unknown', 'url'],
+    ];
+    for (const [pending, code, param] of cases) {
+      const res = await pending;
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.error, JSON.stringify(res.body)).to.include({ code, param });
+    }
+    const after = await request('GET', path, { key: t.testKey });
+    expect(after.body, 'nothing changed').to.deep.equal(created.body);
+
+    // A web source is changed by its crawls only (its site here is unreachable: the document stays).
+    const web = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agentId, url: 'http://127.0.0.1:9/faq' },
+    });
+    expect(web.status, JSON.stringify(web.body)).to.equal(200);
+    const webPath = `/v1/knowledge/${web.body.id}`;
+    let res = await upload(t.testKey, {}, txt, {}, webPath);
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.include({ type: 'invalid_request_error', code: 'parameter_invalid', param: 'file' });
+    expect(res.body.error.message).to.match(/web source/);
+    res = await request('POST', webPath, {
+      key: t.testKey,
+      body: { file_base64: txt.bytes.toString('base64'), filename: txt.filename },
+    });
+    expect(res.status).to.equal(400);
+    expect(res.body.error).to.include({ code: 'parameter_invalid', param: 'file_base64' });
+    expect((await request('GET', webPath, { key: t.testKey })).body.source).to.deep.include({ type: 'url' });
   });
 
   it('stops an extraction past its time cap, and the next one still runs', async () => {

@@ -4709,7 +4709,7 @@ class UpdateKnowledgeDocumentErrorDetail(BaseModel):
         extra='allow',
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
-    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'embedding_unavailable', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'embedding_unavailable', 'file_too_large', 'file_type_unsupported', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'knowledge_document_limit', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[

@@ -423,6 +423,9 @@ class SearchKnowledgeParams(TypedDict, closed=True):
 class UpdateKnowledgeDocumentParams(TypedDict, closed=True):
     title: NotRequired[str]
     text: NotRequired[str]
+    file_base64: NotRequired[str]
+    filename: NotRequired[str]
+    content_type: NotRequired[str]
 
 
 Name: TypeAlias = str

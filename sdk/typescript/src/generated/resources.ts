@@ -593,7 +593,7 @@ export class Knowledge {
   retrieve(id: string, options?: RequestOptions): Promise<ResultOf<'retrieveKnowledgeDocument'>> {
     return this.t.request('GET', `/v1/knowledge/${encodeURIComponent(id)}`, undefined, options);
   }
-  /** Replace a knowledge document. Needs the `agents:write` scope. (`POST /v1/knowledge/{id}`, `updateKnowledgeDocument`) */
+  /** Replace a knowledge document: A new title, new text, or a new file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most 20 MB, as `file_base64` + `filename` or a `multipart/form-data` upload with a `file` part): the same document, a new revision. Fields not given stay as they are. A web source (`url`, `sitemap_url`, `crawl`) is changed only by its crawls: 400 `parameter_invalid`. Needs the `agents:write` scope. (`POST /v1/knowledge/{id}`, `updateKnowledgeDocument`) */
   update(id: string, params: BodyOf<'updateKnowledgeDocument'>, options?: RequestOptions): Promise<ResultOf<'updateKnowledgeDocument'>> {
     return this.t.request('POST', `/v1/knowledge/${encodeURIComponent(id)}`, params ?? {}, options);
   }

@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Replace a knowledge document
-         * @description Replace a knowledge document. Needs the `agents:write` scope.
+         * @description A new title, new text, or a new file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most 20 MB, as `file_base64` + `filename` or a `multipart/form-data` upload with a `file` part): the same document, a new revision. Fields not given stay as they are. A web source (`url`, `sitemap_url`, `crawl`) is changed only by its crawls: 400 `parameter_invalid`. Needs the `agents:write` scope.
          */
         post: operations["updateKnowledgeDocument"];
         /**
@@ -5315,7 +5315,7 @@ export interface components {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "embedding_unavailable" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "embedding_unavailable" | "file_too_large" | "file_type_unsupported" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "knowledge_document_limit" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -11306,8 +11306,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description The new title; left as it is when not given (also with a new file). */
                     title?: string;
+                    /** @description The new content as text. At most one of `text` and a file. */
                     text?: string;
+                    /** @description A file, base64-encoded (at most 20 MB decoded): PDF, DOCX, HTML, Markdown, TXT or CSV. */
+                    file_base64?: string;
+                    /** @description The file's name; its extension gives its type (with `file_base64`). */
+                    filename?: string;
+                    /** @description The file's type, when its name has no known extension (`application/pdf`, `text/csv`, …). */
+                    content_type?: string;
+                };
+                "multipart/form-data": {
+                    title?: string;
+                    /**
+                     * Format: binary
+                     * @description The file (at most 20 MB); its part's filename and Content-Type give its type.
+                     */
+                    file: string;
                 };
             };
         };
@@ -11322,7 +11338,7 @@ export interface operations {
                     "application/json": components["schemas"]["KnowledgeDocument"];
                 };
             };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `knowledge_document_limit`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `file_too_large`, `file_type_unsupported`, `idempotency_key_invalid`, `knowledge_document_limit`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
             400: {
                 headers: {
                     [name: string]: unknown;
