@@ -118,7 +118,7 @@ if (solo.length) shards.push({ files: solo, seconds: solo.reduce((a, f) => a + (
 const parallel = solo.length ? shards.length - 1 : shards.length;
 
 const header = (i) =>
-  `\n── ${i < parallel ? 'shard' : 'alone, after the shards:'} ${i + 1} of ${shards.length}: ${shards[i].files.length} files, about ${Math.round(shards[i].seconds / 60)} min recorded ──\n`;
+  `\n── ${i < parallel ? `shard ${i + 1} of ${parallel}` : 'alone, after the shards'}: ${shards[i].files.length} files, about ${Math.round(shards[i].seconds / 60)} min recorded ──\n`;
 const started = Date.now();
 if (shards.length > 1) process.stdout.write(header(0));
 const results = await Promise.all(shards.slice(0, parallel).map((s, i) => runShard(s.files, extra, i === 0)));
@@ -137,6 +137,8 @@ results.forEach((r, i) => {
   if (m) for (let k = 0; k < 3; k++) totals[k] += Number(m[k + 1]);
 });
 if (shards.length > 1)
-  console.log(`\n${shards.length} shards in ${Math.round((Date.now() - started) / 1000)} s; all shards together:`);
+  console.log(
+    `\n${parallel} shards${solo.length ? ', then the files run alone,' : ''} in ${Math.round((Date.now() - started) / 1000)} s; all together:`,
+  );
 console.log(`${totals[0]} passed, ${totals[1]} failed, ${totals[2]} skipped`);
 process.exit(failed ? 1 : (process.exitCode ?? 0));

@@ -7527,9 +7527,9 @@ type UpdateKnowledgeDocumentJSONBody struct {
 
 // UpdateKnowledgeDocumentMultipartBody defines parameters for UpdateKnowledgeDocument.
 type UpdateKnowledgeDocumentMultipartBody struct {
-	// File The file (at most 20 MB); its part's filename and Content-Type give its type.
-	File  openapi_types.File `json:"file"`
-	Title *string            `json:"title,omitempty"`
+	// File The new file (at most 20 MB); its part's filename and Content-Type give its type. Without it, only `title` changes.
+	File  *openapi_types.File `json:"file,omitempty"`
+	Title *string             `json:"title,omitempty"`
 }
 
 // UpdateKnowledgeDocumentParams defines parameters for UpdateKnowledgeDocument.

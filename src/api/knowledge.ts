@@ -218,7 +218,11 @@ export const replaceKnowledgeSchema = z.strictObject({
 /** The replace fields as a `multipart/form-data` upload (documented only: the parser maps it to the JSON shape). */
 const replaceKnowledgeMultipart = z.strictObject({
   title: z.string().optional(),
-  file: createKnowledgeMultipart.shape.file,
+  file: createKnowledgeMultipart.shape.file
+    .optional()
+    .describe(
+      `The new file (at most ${FILE_LIMITS.maxFileBytes / MB} MB); its part's filename and Content-Type give its type. Without it, only \`title\` changes.`,
+    ),
 });
 
 function stringParam(query: Record<string, unknown>, name: string): string | undefined {

@@ -11321,9 +11321,9 @@ export interface operations {
                     title?: string;
                     /**
                      * Format: binary
-                     * @description The file (at most 20 MB); its part's filename and Content-Type give its type.
+                     * @description The new file (at most 20 MB); its part's filename and Content-Type give its type. Without it, only `title` changes.
                      */
-                    file: string;
+                    file?: string;
                 };
             };
         };
