@@ -114,7 +114,11 @@ describe('squads', function () {
       400,
       'members[0].handoffs[1].to',
     ]);
-    cases.push([withMembers((m) => (m[1].handoffs[0].context = { last: 0 })), 400, 'members[1].handoffs[0].context']);
+    cases.push([
+      withMembers((m) => (m[1].handoffs[0].context = { last: 0 })),
+      400,
+      'members[1].handoffs[0].context.last',
+    ]);
     cases.push([withMembers((m) => (m[2].agent_id = other.agentId)), 404, 'members[2].agent_id']);
     cases.push([{ ...body, start: 'nobody' }, 400, 'start']);
     cases.push([{ ...body, overflow: 'nobody' }, 400, 'overflow']);
@@ -199,16 +203,19 @@ describe('squads', function () {
       { from: 'booking', to: 'billing', context: 'last:2' },
       { from: 'billing', to: 'reception', context: 'summary', summary },
     ]);
+    // Each answer is marked with the member's agent that gave it (the opening, if any, is the start member's).
     const speakers = transcript.turns
-      .filter((x: { role: string }) => x.role === 'assistant')
-      .map((x: { agent_id: string; agent_version: number }) => [x.agent_id, x.agent_version]);
+      .filter((x: { role: string; text: string }) => x.role === 'assistant' && x.text.startsWith('You said'))
+      .map((x: { text: string; agent_id: string; agent_version: number }) => [x.text, x.agent_id, x.agent_version]);
     expect(speakers).to.deep.equal([
-      [reception.id, 1],
-      [booking.id, 1],
-      [billing.id, 1],
-      [reception.id, 1],
-      [reception.id, 1],
+      ['You said: Hello.', reception.id, 1],
+      ['You said: HANDOFF booking', booking.id, 1],
+      ['You said: HANDOFF billing', billing.id, 1],
+      ['You said:', reception.id, 1],
+      ['You said: Bye.', reception.id, 1],
     ]);
+    for (const turn of transcript.turns.filter((x: { role: string }) => x.role === 'assistant'))
+      expect(turn.agent_id, JSON.stringify(turn)).to.be.a('string');
     const events = await Event.find({ object_id: call.id, type: 'call.handed_off' }).lean();
     expect(events).to.have.length(3);
     const members = events.map((e) => JSON.parse(e.payload_json).data.object.squad_member).sort();
