@@ -130,6 +130,7 @@ type resources struct {
 	PublisherKeys          *PublisherKeysService
 	Records                *RecordsService
 	SipTrunks              *SipTrunksService
+	Squads                 *SquadsService
 	Telephony              *TelephonyService
 	TestHelpers            *TestHelpersService
 	TestSuiteRuns          *TestSuiteRunsService
@@ -163,6 +164,7 @@ func (c *Client) initResources() {
 	c.PublisherKeys = &PublisherKeysService{client: c}
 	c.Records = &RecordsService{client: c}
 	c.SipTrunks = &SipTrunksService{client: c}
+	c.Squads = &SquadsService{client: c}
 	c.Telephony = &TelephonyService{client: c, Connection: &TelephonyConnectionService{client: c}}
 	c.TestHelpers = &TestHelpersService{client: c, Calls: &TestHelpersCallsService{client: c}, InboundCalls: &TestHelpersInboundCallsService{client: c}, InboundMessages: &TestHelpersInboundMessagesService{client: c}}
 	c.TestSuiteRuns = &TestSuiteRunsService{client: c}
@@ -333,6 +335,11 @@ type RecordsService struct {
 
 // SipTrunksService holds the methods of client.SipTrunks.
 type SipTrunksService struct {
+	client *Client
+}
+
+// SquadsService holds the methods of client.Squads.
+type SquadsService struct {
 	client *Client
 }
 
@@ -1032,6 +1039,36 @@ func (r *SipTrunksService) Update(ctx context.Context, id string, params UpdateS
 	return doJSON[SipTrunk](ctx, r.client, "POST", pathf("/v1/sip_trunks/{id}", id), nil, params, opts)
 }
 
+// Create is POST /v1/squads (createSquad): Create a squad.
+func (r *SquadsService) Create(ctx context.Context, params CreateSquadJSONRequestBody, opts ...RequestOption) (*Squad, error) {
+	return doJSON[Squad](ctx, r.client, "POST", "/v1/squads", nil, params, opts)
+}
+
+// Delete is DELETE /v1/squads/{id} (deleteSquad): Delete a squad.
+func (r *SquadsService) Delete(ctx context.Context, id string, opts ...RequestOption) (*Deleted, error) {
+	return doJSON[Deleted](ctx, r.client, "DELETE", pathf("/v1/squads/{id}", id), nil, nil, opts)
+}
+
+// List is GET /v1/squads (listSquads): List squads.
+func (r *SquadsService) List(ctx context.Context, params *ListSquadsParams, opts ...RequestOption) (*SquadList, error) {
+	return doJSON[SquadList](ctx, r.client, "GET", "/v1/squads", queryOf(params, "limit", "starting_after", "ending_before"), nil, opts)
+}
+
+// ListAutoPaging iterates every Squad of every page of List, following starting_after.
+func (r *SquadsService) ListAutoPaging(ctx context.Context, params *ListSquadsParams, opts ...RequestOption) iter.Seq2[Squad, error] {
+	return autoPage[Squad](ctx, r.client, "GET", "/v1/squads", queryOf(params, "limit", "starting_after", "ending_before"), opts)
+}
+
+// Retrieve is GET /v1/squads/{id} (retrieveSquad): Retrieve a squad.
+func (r *SquadsService) Retrieve(ctx context.Context, id string, opts ...RequestOption) (*Squad, error) {
+	return doJSON[Squad](ctx, r.client, "GET", pathf("/v1/squads/{id}", id), nil, nil, opts)
+}
+
+// Update is POST /v1/squads/{id} (updateSquad): Update a squad.
+func (r *SquadsService) Update(ctx context.Context, id string, params UpdateSquadJSONRequestBody, opts ...RequestOption) (*Squad, error) {
+	return doJSON[Squad](ctx, r.client, "POST", pathf("/v1/squads/{id}", id), nil, params, opts)
+}
+
 // Connect is POST /v1/telephony/connection (connectTelephonyAccount): Connect your own Twilio account.
 func (r *TelephonyConnectionService) Connect(ctx context.Context, params ConnectTelephonyAccountJSONRequestBody, opts ...RequestOption) (*TelephonyConnection, error) {
 	return doJSON[TelephonyConnection](ctx, r.client, "POST", "/v1/telephony/connection", nil, params, opts)
@@ -1184,6 +1221,7 @@ var eventTypes = map[string]func() any{
 	"call.ended":                       func() any { return new(CallEvent) },
 	"call.transferred":                 func() any { return new(CallEvent) },
 	"call.transfer_failed":             func() any { return new(CallEvent) },
+	"call.handed_off":                  func() any { return new(CallEvent) },
 	"call.analyzed":                    func() any { return new(CallEvent) },
 	"conversation.needs_person":        func() any { return new(ConversationEvent) },
 	"conversation.analyzed":            func() any { return new(ConversationAnalyzedEvent) },

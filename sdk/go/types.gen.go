@@ -549,6 +549,7 @@ const (
 const (
 	CallAnalyzed       CallEventType = "call.analyzed"
 	CallEnded          CallEventType = "call.ended"
+	CallHandedOff      CallEventType = "call.handed_off"
 	CallScheduled      CallEventType = "call.scheduled"
 	CallStarted        CallEventType = "call.started"
 	CallTransferFailed CallEventType = "call.transfer_failed"
@@ -1118,6 +1119,22 @@ const (
 // Defines values for SipTrunkListObject.
 const (
 	SipTrunkListObjectList SipTrunkListObject = "list"
+)
+
+// Defines values for SquadObject.
+const (
+	SquadObjectSquad SquadObject = "squad"
+)
+
+// Defines values for SquadListObject.
+const (
+	SquadListObjectList SquadListObject = "list"
+)
+
+// Defines values for SquadMembersItemHandoffsItemContext0.
+const (
+	SquadMembersItemHandoffsItemContext0All     SquadMembersItemHandoffsItemContext0 = "all"
+	SquadMembersItemHandoffsItemContext0Summary SquadMembersItemHandoffsItemContext0 = "summary"
 )
 
 // Defines values for TelephonyConnectionMode.
@@ -1757,6 +1774,18 @@ const (
 	UpdatePhoneNumberJSONBodyChannelsSms      UpdatePhoneNumberJSONBodyChannels = "sms"
 	UpdatePhoneNumberJSONBodyChannelsVoice    UpdatePhoneNumberJSONBodyChannels = "voice"
 	UpdatePhoneNumberJSONBodyChannelsWhatsapp UpdatePhoneNumberJSONBodyChannels = "whatsapp"
+)
+
+// Defines values for CreateSquadJSONBodyMembersHandoffsContext0.
+const (
+	CreateSquadJSONBodyMembersHandoffsContext0All     CreateSquadJSONBodyMembersHandoffsContext0 = "all"
+	CreateSquadJSONBodyMembersHandoffsContext0Summary CreateSquadJSONBodyMembersHandoffsContext0 = "summary"
+)
+
+// Defines values for UpdateSquadJSONBodyMembersHandoffsContext0.
+const (
+	UpdateSquadJSONBodyMembersHandoffsContext0All     UpdateSquadJSONBodyMembersHandoffsContext0 = "all"
+	UpdateSquadJSONBodyMembersHandoffsContext0Summary UpdateSquadJSONBodyMembersHandoffsContext0 = "summary"
 )
 
 // Defines values for SimulateInboundMessageJSONBodyChannel.
@@ -3040,8 +3069,14 @@ type Call struct {
 	// ScheduledReason `calling_hours`: the dial gate holds (or held) the call until the callee's calling hours open (`scheduled_at`); null: scheduled by the request, or never scheduled.
 	ScheduledReason *CallScheduledReason `json:"scheduled_reason"`
 	Simulated       bool                 `json:"simulated"`
-	Status          CallStatus           `json:"status"`
-	To              string               `json:"to"`
+
+	// SquadId The squad the call runs (`POST /v1/calls` with `squad_id`): `agent_id` and `agent_version` are its start member's; null: a call of one agent.
+	SquadId *string `json:"squad_id"`
+
+	// SquadMember A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad.
+	SquadMember *string    `json:"squad_member"`
+	Status      CallStatus `json:"status"`
+	To          string     `json:"to"`
 
 	// TraceId The W3C trace id (32 lowercase hex digits) of the OpenTelemetry trace the call was created in (the API request, its workflow, turns, model requests, tool calls, Twilio requests and webhook deliveries), to look up in the tracing backend; null when tracing is off or the call was created outside a trace.
 	TraceId *string `json:"trace_id"`
@@ -3238,7 +3273,7 @@ type CallError struct {
 	Message string `json:"message"`
 }
 
-// CallEvent An event of type `call.scheduled`, `call.started`, `call.ended`, `call.transferred`, `call.transfer_failed`, `call.analyzed`: `data.object` is the object as it was then.
+// CallEvent An event of type `call.scheduled`, `call.started`, `call.ended`, `call.transferred`, `call.transfer_failed`, `call.handed_off`, `call.analyzed`: `data.object` is the object as it was then.
 type CallEvent struct {
 	// ApiVersion The API version the event was rendered with.
 	ApiVersion string `json:"api_version"`
@@ -4887,6 +4922,86 @@ type SipTrunkList struct {
 // SipTrunkListObject defines model for SipTrunkList.Object.
 type SipTrunkListObject string
 
+// Squad Agents that hand a call to each other: each member is offered one `handoff_to_<name>` tool per hand-off it may make.
+type Squad struct {
+	// Created Unix time in seconds.
+	Created  int    `json:"created"`
+	Id       string `json:"id"`
+	Livemode bool   `json:"livemode"`
+
+	// MaxHandoffs Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one).
+	MaxHandoffs int                `json:"max_handoffs"`
+	Members     []SquadMembersItem `json:"members"`
+
+	// Metadata Your key-value pairs (at most 50 keys).
+	Metadata map[string]string `json:"metadata"`
+	Name     string            `json:"name"`
+	Object   SquadObject       `json:"object"`
+
+	// Overflow The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller.
+	Overflow *string `json:"overflow"`
+
+	// Start The member that answers first.
+	Start string `json:"start"`
+}
+
+// SquadObject defines model for Squad.Object.
+type SquadObject string
+
+// SquadList A page of `Squad` objects.
+type SquadList struct {
+	Data []Squad `json:"data"`
+
+	// HasMore True when more objects follow this page.
+	HasMore bool            `json:"has_more"`
+	Object  SquadListObject `json:"object"`
+
+	// Url The path of this list, e.g. `/v1/calls`.
+	Url string `json:"url"`
+}
+
+// SquadListObject defines model for SquadList.Object.
+type SquadListObject string
+
+// SquadMembersItem defines model for SquadMembersItem.
+type SquadMembersItem struct {
+	AgentId     string                         `json:"agent_id"`
+	Description *string                        `json:"description"`
+	Handoffs    []SquadMembersItemHandoffsItem `json:"handoffs"`
+
+	// Name The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`).
+	Name string `json:"name"`
+
+	// Version A pinned version of the agent; null: the agent's version when a call starts.
+	Version *int `json:"version"`
+}
+
+// SquadMembersItemHandoffsItem defines model for SquadMembersItemHandoffsItem.
+type SquadMembersItemHandoffsItem struct {
+	// Context What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.
+	Context SquadMembersItemHandoffsItem_Context `json:"context"`
+
+	// Description When to hand off: the description of the tool the model is offered.
+	Description string `json:"description"`
+
+	// To The member handed to.
+	To string `json:"to"`
+}
+
+// SquadMembersItemHandoffsItemContext0 defines model for SquadMembersItemHandoffsItem.Context.0.
+type SquadMembersItemHandoffsItemContext0 string
+
+// SquadMembersItemHandoffsItem_Context What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.
+type SquadMembersItemHandoffsItem_Context struct {
+	union json.RawMessage
+}
+
+// SquadMembersItemHandoffsItemContext defines model for SquadMembersItemHandoffsItemContext.
+type SquadMembersItemHandoffsItemContext struct {
+	// Last How many of the latest lines the next member sees.
+	Last int `json:"last"`
+}
+
 // TelephonyConnection The Twilio account the organization's live calls and messages run in: its subaccount of the platform's account, or its own connected account.
 type TelephonyConnection struct {
 	// AccountSid The account in use (`AC…`); null while the subaccount is not created yet (it is on first live use).
@@ -5150,6 +5265,12 @@ type TranscriptObject string
 
 // TranscriptTurn One turn of a call: what the caller or the assistant said, a tool the assistant called, or a note given to the model.
 type TranscriptTurn struct {
+	// AgentId A squad call's assistant turns: the agent (the member's) that said it.
+	AgentId *string `json:"agent_id,omitempty"`
+
+	// AgentVersion With `agent_id`: its version.
+	AgentVersion *int `json:"agent_version,omitempty"`
+
 	// Arguments Tool entries: the model's arguments.
 	Arguments interface{} `json:"arguments,omitempty"`
 
@@ -5166,7 +5287,8 @@ type TranscriptTurn struct {
 	DurationMs *int `json:"duration_ms,omitempty"`
 
 	// Error Tool entries: why the call failed (the model was told).
-	Error *string `json:"error,omitempty"`
+	Error   *string                `json:"error,omitempty"`
+	Handoff *TranscriptTurnHandoff `json:"handoff,omitempty"`
 
 	// Interrupted The caller talked over this assistant turn: `text` is only what they heard of it.
 	Interrupted *TranscriptTurnInterrupted     `json:"interrupted,omitempty"`
@@ -5191,7 +5313,7 @@ type TranscriptTurn struct {
 	// Result Tool entries: what the tool answered (the model saw it).
 	Result *string `json:"result,omitempty"`
 
-	// Role `assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), or `note` (a note for the model only: `POST /v1/calls/{id}/context`).
+	// Role `assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), `note` (a note for the model only: `POST /v1/calls/{id}/context`), or `handoff` (a squad member handed the call to another: `handoff`).
 	Role string `json:"role"`
 
 	// Status Tool entries: the HTTP status the tool's server answered.
@@ -5217,6 +5339,21 @@ type TranscriptTurnOutcome string
 
 // TranscriptTurnReason `interrupted`: the caller talked over the answer before its actions started; `confirmation_required`: held for a yes; `not_confirmed`: the caller did not say yes.
 type TranscriptTurnReason string
+
+// TranscriptTurnHandoff defines model for TranscriptTurnHandoff.
+type TranscriptTurnHandoff struct {
+	// Context The context policy applied: `all`, `last:N` or `summary`.
+	Context string `json:"context"`
+
+	// From The member that handed the call over.
+	From string `json:"from"`
+
+	// Summary With `summary`: what the receiving member was given.
+	Summary *string `json:"summary,omitempty"`
+
+	// To The member that took it.
+	To string `json:"to"`
+}
 
 // TranscriptTurnKnowledgeItem defines model for TranscriptTurnKnowledgeItem.
 type TranscriptTurnKnowledgeItem struct {
@@ -6708,7 +6845,8 @@ type ListCallsParams_Created struct {
 
 // CreateCallJSONBody defines parameters for CreateCall.
 type CreateCallJSONBody struct {
-	AgentId string `json:"agent_id"`
+	// AgentId The agent that answers; required unless `squad_id` is given (one of the two).
+	AgentId *string `json:"agent_id,omitempty"`
 
 	// Analysis What to learn from a finished call: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; each optional.
 	Analysis *CreateCallJSONBody_Analysis `json:"analysis,omitempty"`
@@ -6735,6 +6873,9 @@ type CreateCallJSONBody struct {
 	// ScheduledAt When to dial: unix seconds, or ISO 8601 with a UTC offset (`2026-12-01T15:00:00-05:00`); from now (a minute of clock skew allowed) to 30 days ahead. The call is `scheduled` until then.
 	ScheduledAt *CreateCallJSONBody_ScheduledAt `json:"scheduled_at,omitempty"`
 	Simulation  *CreateCallJSONBody_Simulation  `json:"simulation,omitempty"`
+
+	// SquadId A squad (`sqd_…`) instead of one agent: its `start` member answers and the members hand the call to each other; the call's `agent_id` is the start member's.
+	SquadId *string `json:"squad_id,omitempty"`
 
 	// To A valid phone number in E.164 format.
 	To string `json:"to"`
@@ -7768,6 +7909,142 @@ type UpdateSipTrunkParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListSquadsParams defines parameters for ListSquads.
+type ListSquadsParams struct {
+	// Limit How many objects to return, 1 to 100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// StartingAfter A cursor: the id of the last object of the previous page (the next page follows it).
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+
+	// EndingBefore A cursor: the id of the first object of the next page (the previous page precedes it).
+	EndingBefore *string `form:"ending_before,omitempty" json:"ending_before,omitempty"`
+}
+
+// CreateSquadJSONBody defines parameters for CreateSquad.
+type CreateSquadJSONBody struct {
+	// MaxHandoffs Hand-offs one call may make (default 10): a loop (A→B→A→…) ends there; the hand-off beyond goes to `overflow`.
+	MaxHandoffs *int                          `json:"max_handoffs,omitempty"`
+	Members     []CreateSquadJSONBody_Members `json:"members"`
+	Metadata    *map[string]string            `json:"metadata,omitempty"`
+	Name        string                        `json:"name"`
+
+	// Overflow The member a hand-off beyond `max_handoffs` goes to instead; absent or null: that hand-off is refused (the model is told) and the member keeps the caller.
+	Overflow *string `json:"overflow,omitempty"`
+
+	// Start The member that answers first.
+	Start string `json:"start"`
+}
+
+// CreateSquadParams defines parameters for CreateSquad.
+type CreateSquadParams struct {
+	// IdempotencyKey Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateSquadJSONBodyMembersHandoffsContext0 defines parameters for CreateSquad.
+type CreateSquadJSONBodyMembersHandoffsContext0 string
+
+// CreateSquadJSONBodyMembersHandoffsContext1 defines parameters for CreateSquad.
+type CreateSquadJSONBodyMembersHandoffsContext1 CreateSquadJSONBody_Members_Handoffs_Context_1
+
+// CreateSquadJSONBody_Members_Handoffs_Context_1 defines parameters for CreateSquad.
+type CreateSquadJSONBody_Members_Handoffs_Context_1 struct {
+	Last int `json:"last"`
+}
+
+// CreateSquadJSONBody_Members_Handoffs_Context defines parameters for CreateSquad.
+type CreateSquadJSONBody_Members_Handoffs_Context struct {
+	union json.RawMessage
+}
+
+// CreateSquadJSONBody_Members_Handoffs defines parameters for CreateSquad.
+type CreateSquadJSONBody_Members_Handoffs struct {
+	// Context What the receiving member sees: `"all"` (default: every caller and assistant line), `{"last": N}` (the last N lines) or `"summary"` (a summary written at the hand-off, stored on the transcript entry).
+	Context *CreateSquadJSONBody_Members_Handoffs_Context `json:"context,omitempty"`
+
+	// Description When to hand off: the description of the `handoff_to_<to>` tool the model is offered.
+	Description string `json:"description"`
+
+	// To The member handed to (its `name`).
+	To string `json:"to"`
+}
+
+// CreateSquadJSONBody_Members defines parameters for CreateSquad.
+type CreateSquadJSONBody_Members struct {
+	AgentId     string                                  `json:"agent_id"`
+	Description *string                                 `json:"description,omitempty"`
+	Handoffs    *[]CreateSquadJSONBody_Members_Handoffs `json:"handoffs,omitempty"`
+
+	// Name Unique in the squad; its hand-off tool is `handoff_to_<name>`.
+	Name string `json:"name"`
+
+	// Version Pin a version of the agent; absent: the agent's version when a call starts (published, or its split's pick).
+	Version *int `json:"version,omitempty"`
+}
+
+// UpdateSquadJSONBody defines parameters for UpdateSquad.
+type UpdateSquadJSONBody struct {
+	// MaxHandoffs Hand-offs one call may make (default 10): a loop (A→B→A→…) ends there; the hand-off beyond goes to `overflow`.
+	MaxHandoffs *int                           `json:"max_handoffs,omitempty"`
+	Members     *[]UpdateSquadJSONBody_Members `json:"members,omitempty"`
+	Metadata    *map[string]string             `json:"metadata,omitempty"`
+	Name        *string                        `json:"name,omitempty"`
+
+	// Overflow The member a hand-off beyond `max_handoffs` goes to instead; absent or null: that hand-off is refused (the model is told) and the member keeps the caller.
+	Overflow *string `json:"overflow,omitempty"`
+
+	// Start The member that answers first.
+	Start *string `json:"start,omitempty"`
+}
+
+// UpdateSquadParams defines parameters for UpdateSquad.
+type UpdateSquadParams struct {
+	// IdempotencyKey Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// UpdateSquadJSONBodyMembersHandoffsContext0 defines parameters for UpdateSquad.
+type UpdateSquadJSONBodyMembersHandoffsContext0 string
+
+// UpdateSquadJSONBodyMembersHandoffsContext1 defines parameters for UpdateSquad.
+type UpdateSquadJSONBodyMembersHandoffsContext1 UpdateSquadJSONBody_Members_Handoffs_Context_1
+
+// UpdateSquadJSONBody_Members_Handoffs_Context_1 defines parameters for UpdateSquad.
+type UpdateSquadJSONBody_Members_Handoffs_Context_1 struct {
+	Last int `json:"last"`
+}
+
+// UpdateSquadJSONBody_Members_Handoffs_Context defines parameters for UpdateSquad.
+type UpdateSquadJSONBody_Members_Handoffs_Context struct {
+	union json.RawMessage
+}
+
+// UpdateSquadJSONBody_Members_Handoffs defines parameters for UpdateSquad.
+type UpdateSquadJSONBody_Members_Handoffs struct {
+	// Context What the receiving member sees: `"all"` (default: every caller and assistant line), `{"last": N}` (the last N lines) or `"summary"` (a summary written at the hand-off, stored on the transcript entry).
+	Context *UpdateSquadJSONBody_Members_Handoffs_Context `json:"context,omitempty"`
+
+	// Description When to hand off: the description of the `handoff_to_<to>` tool the model is offered.
+	Description string `json:"description"`
+
+	// To The member handed to (its `name`).
+	To string `json:"to"`
+}
+
+// UpdateSquadJSONBody_Members defines parameters for UpdateSquad.
+type UpdateSquadJSONBody_Members struct {
+	AgentId     string                                  `json:"agent_id"`
+	Description *string                                 `json:"description,omitempty"`
+	Handoffs    *[]UpdateSquadJSONBody_Members_Handoffs `json:"handoffs,omitempty"`
+
+	// Name Unique in the squad; its hand-off tool is `handoff_to_<name>`.
+	Name string `json:"name"`
+
+	// Version Pin a version of the agent; absent: the agent's version when a call starts (published, or its split's pick).
+	Version *int `json:"version,omitempty"`
+}
+
 // ConnectTelephonyAccountJSONBody defines parameters for ConnectTelephonyAccount.
 type ConnectTelephonyAccountJSONBody struct {
 	AccountSid   string `json:"account_sid"`
@@ -8237,6 +8514,12 @@ type CreateSipTrunkJSONRequestBody CreateSipTrunkJSONBody
 
 // UpdateSipTrunkJSONRequestBody defines body for UpdateSipTrunk for application/json ContentType.
 type UpdateSipTrunkJSONRequestBody UpdateSipTrunkJSONBody
+
+// CreateSquadJSONRequestBody defines body for CreateSquad for application/json ContentType.
+type CreateSquadJSONRequestBody CreateSquadJSONBody
+
+// UpdateSquadJSONRequestBody defines body for UpdateSquad for application/json ContentType.
+type UpdateSquadJSONRequestBody UpdateSquadJSONBody
 
 // ConnectTelephonyAccountJSONRequestBody defines body for ConnectTelephonyAccount for application/json ContentType.
 type ConnectTelephonyAccountJSONRequestBody ConnectTelephonyAccountJSONBody
@@ -8977,6 +9260,8 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsCallEvent()
 	case "call.ended":
 		return t.AsCallEvent()
+	case "call.handed_off":
+		return t.AsCallEvent()
 	case "call.scheduled":
 		return t.AsCallEvent()
 	case "call.started":
@@ -9022,6 +9307,68 @@ func (t Event) MarshalJSON() ([]byte, error) {
 }
 
 func (t *Event) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsSquadMembersItemHandoffsItemContext0 returns the union data inside the SquadMembersItemHandoffsItem_Context as a SquadMembersItemHandoffsItemContext0
+func (t SquadMembersItemHandoffsItem_Context) AsSquadMembersItemHandoffsItemContext0() (SquadMembersItemHandoffsItemContext0, error) {
+	var body SquadMembersItemHandoffsItemContext0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSquadMembersItemHandoffsItemContext0 overwrites any union data inside the SquadMembersItemHandoffsItem_Context as the provided SquadMembersItemHandoffsItemContext0
+func (t *SquadMembersItemHandoffsItem_Context) FromSquadMembersItemHandoffsItemContext0(v SquadMembersItemHandoffsItemContext0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSquadMembersItemHandoffsItemContext0 performs a merge with any union data inside the SquadMembersItemHandoffsItem_Context, using the provided SquadMembersItemHandoffsItemContext0
+func (t *SquadMembersItemHandoffsItem_Context) MergeSquadMembersItemHandoffsItemContext0(v SquadMembersItemHandoffsItemContext0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSquadMembersItemHandoffsItemContext returns the union data inside the SquadMembersItemHandoffsItem_Context as a SquadMembersItemHandoffsItemContext
+func (t SquadMembersItemHandoffsItem_Context) AsSquadMembersItemHandoffsItemContext() (SquadMembersItemHandoffsItemContext, error) {
+	var body SquadMembersItemHandoffsItemContext
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSquadMembersItemHandoffsItemContext overwrites any union data inside the SquadMembersItemHandoffsItem_Context as the provided SquadMembersItemHandoffsItemContext
+func (t *SquadMembersItemHandoffsItem_Context) FromSquadMembersItemHandoffsItemContext(v SquadMembersItemHandoffsItemContext) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSquadMembersItemHandoffsItemContext performs a merge with any union data inside the SquadMembersItemHandoffsItem_Context, using the provided SquadMembersItemHandoffsItemContext
+func (t *SquadMembersItemHandoffsItem_Context) MergeSquadMembersItemHandoffsItemContext(v SquadMembersItemHandoffsItemContext) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SquadMembersItemHandoffsItem_Context) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SquadMembersItemHandoffsItem_Context) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -9831,6 +10178,130 @@ func (t UpsertRecordsJSONBody_Records_Data) MarshalJSON() ([]byte, error) {
 }
 
 func (t *UpsertRecordsJSONBody_Records_Data) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsCreateSquadJSONBodyMembersHandoffsContext0 returns the union data inside the CreateSquadJSONBody_Members_Handoffs_Context as a CreateSquadJSONBodyMembersHandoffsContext0
+func (t CreateSquadJSONBody_Members_Handoffs_Context) AsCreateSquadJSONBodyMembersHandoffsContext0() (CreateSquadJSONBodyMembersHandoffsContext0, error) {
+	var body CreateSquadJSONBodyMembersHandoffsContext0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateSquadJSONBodyMembersHandoffsContext0 overwrites any union data inside the CreateSquadJSONBody_Members_Handoffs_Context as the provided CreateSquadJSONBodyMembersHandoffsContext0
+func (t *CreateSquadJSONBody_Members_Handoffs_Context) FromCreateSquadJSONBodyMembersHandoffsContext0(v CreateSquadJSONBodyMembersHandoffsContext0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateSquadJSONBodyMembersHandoffsContext0 performs a merge with any union data inside the CreateSquadJSONBody_Members_Handoffs_Context, using the provided CreateSquadJSONBodyMembersHandoffsContext0
+func (t *CreateSquadJSONBody_Members_Handoffs_Context) MergeCreateSquadJSONBodyMembersHandoffsContext0(v CreateSquadJSONBodyMembersHandoffsContext0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsCreateSquadJSONBodyMembersHandoffsContext1 returns the union data inside the CreateSquadJSONBody_Members_Handoffs_Context as a CreateSquadJSONBodyMembersHandoffsContext1
+func (t CreateSquadJSONBody_Members_Handoffs_Context) AsCreateSquadJSONBodyMembersHandoffsContext1() (CreateSquadJSONBodyMembersHandoffsContext1, error) {
+	var body CreateSquadJSONBodyMembersHandoffsContext1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromCreateSquadJSONBodyMembersHandoffsContext1 overwrites any union data inside the CreateSquadJSONBody_Members_Handoffs_Context as the provided CreateSquadJSONBodyMembersHandoffsContext1
+func (t *CreateSquadJSONBody_Members_Handoffs_Context) FromCreateSquadJSONBodyMembersHandoffsContext1(v CreateSquadJSONBodyMembersHandoffsContext1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeCreateSquadJSONBodyMembersHandoffsContext1 performs a merge with any union data inside the CreateSquadJSONBody_Members_Handoffs_Context, using the provided CreateSquadJSONBodyMembersHandoffsContext1
+func (t *CreateSquadJSONBody_Members_Handoffs_Context) MergeCreateSquadJSONBodyMembersHandoffsContext1(v CreateSquadJSONBodyMembersHandoffsContext1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t CreateSquadJSONBody_Members_Handoffs_Context) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *CreateSquadJSONBody_Members_Handoffs_Context) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsUpdateSquadJSONBodyMembersHandoffsContext0 returns the union data inside the UpdateSquadJSONBody_Members_Handoffs_Context as a UpdateSquadJSONBodyMembersHandoffsContext0
+func (t UpdateSquadJSONBody_Members_Handoffs_Context) AsUpdateSquadJSONBodyMembersHandoffsContext0() (UpdateSquadJSONBodyMembersHandoffsContext0, error) {
+	var body UpdateSquadJSONBodyMembersHandoffsContext0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateSquadJSONBodyMembersHandoffsContext0 overwrites any union data inside the UpdateSquadJSONBody_Members_Handoffs_Context as the provided UpdateSquadJSONBodyMembersHandoffsContext0
+func (t *UpdateSquadJSONBody_Members_Handoffs_Context) FromUpdateSquadJSONBodyMembersHandoffsContext0(v UpdateSquadJSONBodyMembersHandoffsContext0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeUpdateSquadJSONBodyMembersHandoffsContext0 performs a merge with any union data inside the UpdateSquadJSONBody_Members_Handoffs_Context, using the provided UpdateSquadJSONBodyMembersHandoffsContext0
+func (t *UpdateSquadJSONBody_Members_Handoffs_Context) MergeUpdateSquadJSONBodyMembersHandoffsContext0(v UpdateSquadJSONBodyMembersHandoffsContext0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsUpdateSquadJSONBodyMembersHandoffsContext1 returns the union data inside the UpdateSquadJSONBody_Members_Handoffs_Context as a UpdateSquadJSONBodyMembersHandoffsContext1
+func (t UpdateSquadJSONBody_Members_Handoffs_Context) AsUpdateSquadJSONBodyMembersHandoffsContext1() (UpdateSquadJSONBodyMembersHandoffsContext1, error) {
+	var body UpdateSquadJSONBodyMembersHandoffsContext1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromUpdateSquadJSONBodyMembersHandoffsContext1 overwrites any union data inside the UpdateSquadJSONBody_Members_Handoffs_Context as the provided UpdateSquadJSONBodyMembersHandoffsContext1
+func (t *UpdateSquadJSONBody_Members_Handoffs_Context) FromUpdateSquadJSONBodyMembersHandoffsContext1(v UpdateSquadJSONBodyMembersHandoffsContext1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeUpdateSquadJSONBodyMembersHandoffsContext1 performs a merge with any union data inside the UpdateSquadJSONBody_Members_Handoffs_Context, using the provided UpdateSquadJSONBodyMembersHandoffsContext1
+func (t *UpdateSquadJSONBody_Members_Handoffs_Context) MergeUpdateSquadJSONBodyMembersHandoffsContext1(v UpdateSquadJSONBodyMembersHandoffsContext1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t UpdateSquadJSONBody_Members_Handoffs_Context) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *UpdateSquadJSONBody_Members_Handoffs_Context) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -236,6 +236,8 @@ export async function recordTurns(input: RecordTurnsInput): Promise<void> {
         ...(t.toolCall?.reason ? { tool_outcome_reason: t.toolCall.reason } : {}),
         ...(r?.stored() ? { redaction_json: r.stored() } : {}),
         ...(t.latency ? { latency_json: turnLatencyJson(t.latency) } : {}),
+        ...(t.agent ? { agent_id: t.agent.id, agent_version: t.agent.version } : {}),
+        ...(t.handoff ? { handoff_json: JSON.stringify(t.handoff) } : {}),
         at_ms: t.atMs,
       });
     }),

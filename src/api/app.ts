@@ -13,6 +13,7 @@ import { accountRouter } from './account';
 import { telephonyRouter } from './telephony';
 import { agentVersionsRouter } from './agent-versions'; // before agents.ts: the document's schema order
 import { agentsRouter } from './agents';
+import { squadsRouter } from './squads';
 // Before bulk-calls.ts, in this order: the OpenAPI document lists schemas as their modules load.
 import { formsRouter } from './forms';
 import { messagesRouter } from './messages';
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(noQueryOnWrites);
   v1.use('/agents', agentsRouter(deps.temporal));
   v1.use('/agents', agentVersionsRouter()); // `/v1/agents/{id}/versions…`
+  v1.use('/squads', squadsRouter());
   v1.use('/tools', toolsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/calls', callRecordingsRouter(deps.temporal));

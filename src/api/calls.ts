@@ -26,7 +26,7 @@ import {
 } from '../models/calls';
 import { seconds, type WithId } from '../models/store';
 import { listOf, recordingSettingsObject } from '../models/wire';
-import { ApiError, invalidParam } from '../errors';
+import { ApiError, invalidParam, missingParam } from '../errors';
 import { MAX_DURATION, QUEUE_TIMEOUT } from '../services/calls';
 import { findCall, prepareCall, runCallUpdate, startCall } from '../services/call-requests';
 import { acquireApiStreamLease, readCallStreamEntry, readStreamedCall, watchCall } from '../services/call-streams';
@@ -93,7 +93,18 @@ function checkContext(context: Record<string, unknown>): void {
 
 export const createCallSchema = z.strictObject({
   to: e164,
-  agent_id: z.string().min(1),
+  agent_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The agent that answers; required unless `squad_id` is given (one of the two).'),
+  squad_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A squad (`sqd_…`) instead of one agent: its `start` member answers and the members hand the call to each other; the call's `agent_id` is the start member's.",
+    ),
   from: e164.optional(),
   context: z.record(z.string(), z.unknown()).optional(),
   metadata: metadata.optional(),
@@ -236,6 +247,10 @@ const createCall = (temporal: Client) =>
  * @throws ApiError 400 naming the field
  */
 function checkCallRequest(livemode: boolean, body: z.output<typeof createCallSchema>): void {
+  if (body.agent_id === undefined && body.squad_id === undefined)
+    throw missingParam('agent_id', 'Missing required param: agent_id (or squad_id).');
+  if (body.agent_id !== undefined && body.squad_id !== undefined)
+    throw invalidParam('squad_id', 'Invalid squad_id: give agent_id or squad_id, not both.');
   if (body.context) checkContext(body.context);
   if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
   if (livemode && body.simulation)

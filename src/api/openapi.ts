@@ -388,6 +388,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     "What Twilio calls back (call status, speech, recordings, messages), signed with the account's auth token.",
   Widget: 'The browser widget: its script, sessions opened with a publishable key, messages, events and voice.',
   Agents: 'Assistants: their instructions, voice, tools, knowledge and analysis plan.',
+  Squads:
+    'Agents that hand a call to each other (`handoff_to_<member>` tools), each hand-off with the context the next member sees.',
   Tools: 'Functions an assistant may call during a call or a conversation (HTTP, or a connector).',
   Calls: 'Phone calls placed or answered by an assistant: live through Twilio, or simulated with a test key.',
   Recordings: 'The audio of recorded calls, kept under the organization’s retention.',

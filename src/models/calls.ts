@@ -49,6 +49,10 @@ const callSchema = new Schema(
     agent_id: { type: String, required: true },
     /** The agent's version the call runs (fixed at its start); null for calls made before versions. */
     agent_version: { type: Number, default: null },
+    /** The squad the call runs (`sqd_…`, src/shared/squads.ts): `agent_id` is then its start member's agent; null: none. */
+    squad_id: { type: String, default: null },
+    /** A squad's call: the member answering now (its `start`, then each hand-off's); null: no squad. */
+    squad_member: { type: String, default: null },
     /** The contact called (`cont_…`), or null. */
     contact_id: { type: String, default: null },
     /** `realtime` when its agent's version runs on the Realtime API (src/shared/realtime.ts); null: the pipeline. */
@@ -224,7 +228,7 @@ const callTurnSchema = new Schema(
     call_id: { type: String, required: true },
     seq: { type: Number, required: true },
     /** `system`: a note of what happened on the call (a warm transfer's progress), seen by the model too; `note`: the API's note for the model (`POST /v1/calls/{id}/context`). */
-    role: { type: String, enum: ['assistant', 'caller', 'tool', 'system', 'note'], required: true },
+    role: { type: String, enum: ['assistant', 'caller', 'tool', 'system', 'note', 'handoff'], required: true },
     text: { type: String, required: true },
     /** `api`: a line said (`POST /v1/calls/{id}/say`) or a note added (`/context`) through the API; null otherwise. */
     author: { type: String, default: null },
@@ -257,6 +261,11 @@ const callTurnSchema = new Schema(
     redaction_json: { type: String, default: null },
     /** The first assistant turn of an answer: its latency (src/shared/latency.ts `RecordedLatency`), JSON; null otherwise. */
     latency_json: { type: String, default: null },
+    /** A squad call's assistant turns: the member's agent that said it and its version; null otherwise. */
+    agent_id: { type: String, default: null },
+    agent_version: { type: Number, default: null },
+    /** `handoff` entries (src/shared/assistant.ts `CallTurnInput.handoff`), JSON `{from, to, context, summary?}`. */
+    handoff_json: { type: String, default: null },
     at_ms: { type: Number, required: true },
   },
   base,
@@ -399,6 +408,8 @@ export function newCallDocument(input: CallWorkflowInput, traceId: string | null
     livemode: input.livemode,
     agent_id: input.agent.id,
     agent_version: input.agent.version ?? null,
+    squad_id: input.squad?.id ?? null,
+    squad_member: input.squad?.start ?? null,
     engine: input.agent.engine ?? null,
     contact_id: input.contactId ?? null,
     to: input.to,
@@ -457,8 +468,19 @@ export const TranscriptTurnObject = apiObject(
       .string()
       .meta({ examples: ['assistant', 'caller', 'tool', 'system', 'note'] })
       .describe(
-        "`assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), or `note` (a note for the model only: `POST /v1/calls/{id}/context`).",
+        "`assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), `note` (a note for the model only: `POST /v1/calls/{id}/context`), or `handoff` (a squad member handed the call to another: `handoff`).",
       ),
+    agent_id: z.string().optional().describe("A squad call's assistant turns: the agent (the member's) that said it."),
+    agent_version: z.number().int().nullable().optional().describe('With `agent_id`: its version.'),
+    handoff: z
+      .object({
+        from: z.string().describe('The member that handed the call over.'),
+        to: z.string().describe('The member that took it.'),
+        context: z.string().describe('The context policy applied: `all`, `last:N` or `summary`.'),
+        summary: z.string().optional().describe('With `summary`: what the receiving member was given.'),
+      })
+      .optional()
+      .describe('`handoff` entries: the hand-off.'),
     text: z.string(),
     author: z
       .literal('api')
@@ -571,6 +593,16 @@ export const CallObject = apiObject(
       .describe(
         "The agent's version the call runs, fixed when it starts (`GET /v1/agents/{id}/versions/{n}`); null for calls made before versions.",
       ),
+    squad_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The squad the call runs (`POST /v1/calls` with `squad_id`): `agent_id` and `agent_version` are its start member's; null: a call of one agent.",
+      ),
+    squad_member: z
+      .string()
+      .nullable()
+      .describe("A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad."),
     contact_id: z.string().nullable(),
     engine: z.enum(ENGINES).describe("What carried the call: its agent version's `engine` (`pipeline` or `realtime`)."),
     engine_fallback: z
@@ -756,6 +788,8 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     from: doc.from ?? null,
     agent_id: doc.agent_id,
     agent_version: doc.agent_version ?? null,
+    squad_id: doc.squad_id ?? null,
+    squad_member: doc.squad_member ?? null,
     contact_id: doc.contact_id ?? null,
     engine: doc.engine === 'realtime' ? 'realtime' : 'pipeline', // written from the agent's snapshot only
     engine_fallback: (doc.engine_fallback as EngineFallback | null) ?? null, // written from ENGINE_FALLBACKS only
@@ -854,6 +888,10 @@ export function renderTurn(call: Pick<CallDoc, 'answered_ms'>, t: CallTurnDoc): 
       : {}),
     ...renderRedaction(t.redaction_json),
     ...(t.latency_json ? { latency: renderTurnLatency(t.latency_json) } : {}),
+    ...(t.agent_id ? { agent_id: t.agent_id, agent_version: t.agent_version ?? null } : {}),
+    ...(t.handoff_json
+      ? { handoff: JSON.parse(t.handoff_json) as { from: string; to: string; context: string; summary?: string } }
+      : {}),
     at: seconds(t.at_ms),
     offset_ms: call.answered_ms != null ? Math.max(0, t.at_ms - call.answered_ms) : null,
   };

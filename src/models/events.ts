@@ -81,7 +81,15 @@ const AnalyzedConversationObject = apiObject(
 const EVENT_VARIANTS: [id: string, types: EventType[], object: z.ZodType][] = [
   [
     'CallEvent',
-    ['call.scheduled', 'call.started', 'call.ended', 'call.transferred', 'call.transfer_failed', 'call.analyzed'],
+    [
+      'call.scheduled',
+      'call.started',
+      'call.ended',
+      'call.transferred',
+      'call.transfer_failed',
+      'call.handed_off',
+      'call.analyzed',
+    ],
     CallObject,
   ],
   ['ConversationEvent', ['conversation.needs_person'], ConversationObject],

@@ -13,7 +13,10 @@ import { telephonyConfigured } from '../config';
 import { logger } from '../logger';
 import { aiDisclosureEnabled } from './ai-disclosure';
 import { checkFrom, defaultFrom } from './caller-ids';
-import { findLiveAgent } from '../models/agents';
+import { findLiveAgent, type AgentDoc } from '../models/agents';
+import { findLiveSquad, squadConfig, type SquadDoc } from '../models/squads';
+import { squadForCall } from './squads';
+import type { CallSquad } from '../shared/calls';
 import { Call, newCallDocument, type CallDoc } from '../models/calls';
 import { insertIfAbsentGrouped, type WithId } from '../models/store';
 import {
@@ -51,6 +54,8 @@ export interface PreparedCall {
   contactId: string | null;
   dial: Awaited<ReturnType<typeof dialTime>>;
   gate: ComplianceCheck;
+  /** A squad's call: its members at the versions fixed now (`agent` is the start member's). */
+  squad?: CallSquad;
 }
 
 /**
@@ -87,7 +92,8 @@ export async function prepareCall(
   tenant: Tenant,
   request: {
     to: string;
-    agent_id: string;
+    agent_id?: string;
+    squad_id?: string;
     from?: string;
     contact_id?: string;
     calling_window?: CallingWindow;
@@ -95,16 +101,16 @@ export async function prepareCall(
   },
   when: { requestedMs: number | null; nowMs: number },
 ): Promise<PreparedCall> {
-  const [agent, contactId] = await Promise.allSettled([
-    findLiveAgent(tenant, request.agent_id),
+  const [answering, contactId] = await Promise.allSettled([
+    answeringOf(tenant, request),
     resolveCallContact(tenant, { to: request.to, contactId: request.contact_id }),
   ]).then(([a, c]) => {
     if (a.status === 'rejected') throw a.reason;
-    if (!a.value) throw notFound('agent', request.agent_id, 'agent_id');
     if (c.status === 'rejected') throw c.reason;
     return [a.value, c.value] as const;
   });
-  const from = await callerNumber(tenant, request.from, request.agent_id); // and Twilio configured for a live call
+  const agent = answering.agent;
+  const from = await callerNumber(tenant, request.from, agent._id); // and Twilio configured for a live call
   const agentWindow = agent.calling_window_json ? JSON.parse(agent.calling_window_json) : null;
   let dial = await dialTime(
     { to: request.to, livemode: tenant.livemode, window: request.calling_window ?? null, agentWindow },
@@ -132,7 +138,33 @@ export async function prepareCall(
       'calling_hours',
     );
   if (verdict.verdict === 'hold') dial = { ...dial, atMs: verdict.heldUntilMs, later: true };
+  if (answering.squad) {
+    const { squad, start } = await squadForCall(answering.squad, tenant, { contactId, phone: request.to });
+    return { agent: start, from, contactId, dial, gate: check, squad };
+  }
   return { agent: await versionedAgent(agent, { contactId, phone: request.to }), from, contactId, dial, gate: check };
+}
+
+/**
+ * Who answers a new call: the live agent `agent_id` (404 naming it), or the live squad `squad_id` (404
+ * naming it) with its start member's live agent (404 naming `squad_id` when that agent is gone).
+ */
+async function answeringOf(
+  tenant: Tenant,
+  request: { agent_id?: string; squad_id?: string },
+): Promise<{ agent: WithId<AgentDoc>; squad?: WithId<SquadDoc> }> {
+  if (request.squad_id !== undefined) {
+    const squad = await findLiveSquad(tenant, request.squad_id);
+    if (!squad) throw notFound('squad', request.squad_id, 'squad_id');
+    const config = squadConfig(squad);
+    const startId = config.members.find((m) => m.name === config.start)!.agent_id;
+    const agent = await findLiveAgent(tenant, startId);
+    if (!agent) throw notFound('agent', startId, 'squad_id');
+    return { agent, squad };
+  }
+  const agent = await findLiveAgent(tenant, request.agent_id ?? '');
+  if (!agent) throw notFound('agent', request.agent_id ?? '', 'agent_id');
+  return { agent };
 }
 
 /**
@@ -182,6 +214,7 @@ export async function startCall(
     contact_id: contactId,
     scheduled_at: dial.later ? Math.ceil(dial.atMs / 1000) : undefined,
   });
+  if (prepared.squad) input.squad = prepared.squad;
   input.dial_gate = { calling_hours: request.calling_hours ?? 'hold', checked: prepared.gate };
   if (!dial.later) input.slot = 'waiting';
   await startCallWorkflow(temporal, input);

@@ -384,6 +384,8 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
     } else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
     else if (t.role === 'system') messages.push({ role: 'system', content: t.text });
     else if (t.role === 'note') messages.push({ role: 'system', content: noteMessage(t.text) });
+    else if (t.role === 'handoff')
+      continue; // a squad's hand-off: no message (its context is the member's own)
     else {
       const id = t.tool_call_id ?? `tc_${t.seq}`;
       const call = { id, name: t.tool_name ?? 'unknown', arguments: t.tool_arguments_json ?? '{}' };

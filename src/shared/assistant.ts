@@ -94,9 +94,13 @@ export interface CallTurnInput {
    * `system`: a note of what happened on the call (a warm transfer's progress), for the model too; `note`
    *: a note for the model only (`POST /v1/calls/{id}/context`), never spoken.
    */
-  role: 'assistant' | 'caller' | 'tool' | 'system' | 'note';
+  role: 'assistant' | 'caller' | 'tool' | 'system' | 'note' | 'handoff';
   text: string;
   atMs: number;
+  /** A squad call's assistant turns: the member's agent that said it and its version (absent on other calls). */
+  agent?: { id: string; version: number | null };
+  /** `handoff` entries: who handed the call to whom, with which context policy, and the summary given. */
+  handoff?: { from: string; to: string; context: string; summary?: string };
   /** Who had the turn said or added when not the assistant itself (`api`: `say` and `context`); absent otherwise. */
   author?: 'api';
   /** Its entry's number in the call's live stream (src/models/calls.ts `CallStreamEntry`); absent: not streamed. */

@@ -4,6 +4,7 @@
  * workflow id, and the signature type starters use. Imported by the API, the activities and the workflow
  * bundle alike; imports only `@temporalio/workflow` definition helpers.
  */
+import type { SquadHandoff } from './squads';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Interruption, SpeechSettings } from './speech';
 import type { FormDefinition, FormValues } from './forms';
@@ -260,6 +261,28 @@ export interface AgentSnapshot extends SpeechSettings {
   engine?: 'realtime';
 }
 
+/** A squad member as a call carries it (src/shared/squads.ts): its agent's snapshot at the version the call fixed. */
+export interface CallSquadMember {
+  name: string;
+  agent: AgentSnapshot;
+  handoffs: SquadHandoff[];
+}
+
+/** The squad of a call (`CallWorkflowInput.squad`): fixed when the call starts, like its agent snapshot. */
+export interface CallSquad {
+  id: string;
+  start: string;
+  max_handoffs: number;
+  overflow: string | null;
+  members: CallSquadMember[];
+}
+
+/** Where a squad call stands in a continued run: the member answering and the hand-offs made so far. */
+export interface SquadProgress {
+  current: string;
+  handoffs: number;
+}
+
 /** What a call does when answering-machine detection says a machine answered (`voicemail.action`). */
 export const VOICEMAIL_ACTIONS = ['hang_up', 'leave_message'] as const;
 export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
@@ -329,6 +352,11 @@ export interface CallWorkflowInput {
   to: string;
   from: string | null;
   agent: AgentSnapshot;
+  /**
+   * A squad's call (`POST /v1/calls` with `squad_id`): its members at the versions fixed when it started;
+   * `agent` is the start member's. Absent on every other call, whose commands it must not change.
+   */
+  squad?: CallSquad;
   context: Record<string, unknown>;
   metadata: Record<string, string>;
   /**
@@ -505,6 +533,8 @@ export interface CallContinuation {
    * at (absent: not asked, or not answered yet).
    */
   consent?: { answer: ConsentAnswer; recording: 'on' | 'off'; fromSeq: number | null };
+  /** A squad's call: the member answering and the hand-offs made so far (absent: the start member, none). */
+  squad?: SquadProgress;
   /**
    * Entries of the call's live stream written so far (`GET /v1/calls/{id}/stream`): the next
    * entry's number is this plus one. Absent in runs continued before the stream existed: the continued

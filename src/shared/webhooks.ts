@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'call.ended',
   'call.transferred',
   'call.transfer_failed',
+  'call.handed_off',
   'call.analyzed',
   'conversation.analyzed',
   'message.received',

@@ -106,6 +106,14 @@ export interface AssistantTurnInput {
    */
   custom?: CustomToolSet;
   /**
+   * Functions the workflow answers itself (a squad's hand-offs, src/workflows/call-squad.ts), offered
+   * besides `custom`; `handle` gives a call's effect at once (no activity). Absent: none.
+   */
+  own?: {
+    functions: { name: string; description: string; parameters: Record<string, unknown> }[];
+    handle(call: ToolCall): ToolEffect;
+  };
+  /**
    * The key of each tool call (src/workflows/tools.ts `toolCallKeys`, one per run): the `Idempotency-Key`
    * of the organization's tools' requests and every transcript entry's `tool_call_id`; absent: the model's id.
    */
@@ -169,7 +177,10 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
   // The LLM activity's summary in the Web UI (Temporal user metadata): which turn of the conversation.
   const turn = input.turn ?? input.messages.filter((m) => m.role === 'user').length;
   const custom = input.custom?.tools ?? [];
-  const functions = custom.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  const functions = [
+    ...custom.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    ...(input.own?.functions ?? []),
+  ];
   let startedMs = Date.now();
   let slowTold = false;
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
@@ -267,7 +278,8 @@ async function callTool(
   const tool = custom.find((t) => t.name === call.name);
   if (tool && input.custom) return runCustomTool(input.custom, tool, call, key);
   const startedMs = Date.now();
-  const effect = await applyTool(input.tools, call, key);
+  const own = input.own?.functions.some((f) => f.name === call.name) ? input.own : null;
+  const effect = own ? own.handle(call) : await applyTool(input.tools, call, key);
   return {
     effect,
     record: {

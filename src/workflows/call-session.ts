@@ -53,6 +53,7 @@ import { CallPayments } from './call-payments';
 import { CallQueue } from './call-queue';
 import { RealtimeEngine } from './call-realtime';
 import { CallRecord, type StopRequest } from './call-record';
+import { CallSquad } from './call-squad';
 import { CallTools } from './call-tools';
 import { CallTranscript } from './call-transcript';
 import { TurnLoop } from './call-turns';
@@ -87,6 +88,8 @@ export class CallSession {
   readonly turns: TurnLoop;
   /** The consent question's answer (`recording_consent: "ask"`). */
   readonly consent: CallConsent;
+  /** A squad's call: its members and hand-offs; null for a call of one agent. */
+  readonly squad: CallSquad | null;
   /** The realtime engine's conversation, for a call whose agent version runs on it; null for the pipeline. */
   readonly realtime: RealtimeEngine | null;
   /**
@@ -107,7 +110,17 @@ export class CallSession {
     this.payments = new CallPayments(input, this.record, this.transcript, this.line);
     this.tools = new CallTools(input, this.record, this.warm, this.line, this.payments);
     this.consent = new CallConsent(input, this.transcript);
-    this.turns = new TurnLoop(input, this.record, this.transcript, this.line, this.warm, this.tools, this.consent);
+    this.squad = input.squad ? new CallSquad(input, input.squad, this.record, this.transcript, this.tools) : null;
+    this.turns = new TurnLoop(
+      input,
+      this.record,
+      this.transcript,
+      this.line,
+      this.warm,
+      this.tools,
+      this.consent,
+      this.squad,
+    );
     this.realtime =
       input.agent.engine === 'realtime'
         ? new RealtimeEngine(input, this.record, this.transcript, this.tools, this.turns, this.line)
@@ -305,6 +318,7 @@ export class CallSession {
         ...(this.warm.count ? { transfers: this.warm.count } : {}),
         ...(streamEntries !== null ? { streamEntries } : {}),
         ...(this.consent.given ? { consent: this.consent.given } : {}),
+        ...(this.squad ? { squad: { current: this.squad.current.name, handoffs: this.squad.handoffs } } : {}),
       },
     };
   }

@@ -9,7 +9,7 @@
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and sibling workflow files.
  */
 import type { AssistantContextIds } from '../shared/assistant';
-import type { CallWorkflowInput } from '../shared/calls';
+import type { AgentSnapshot, CallWorkflowInput } from '../shared/calls';
 import { offeredTools, type CustomTool, type SwitchableToolName, type TransferOffer } from '../shared/tools';
 import { dialing } from './call-activities';
 import type { CallLine } from './call-line';
@@ -33,7 +33,12 @@ export class CallTools {
   /** A campaign's call: the campaign's form and the values `fill_form` kept; null for other calls. */
   readonly form: CampaignCallToolTarget['form'] | null;
   /** The call's tools (src/workflows/tools.ts): a phone call's, or a campaign call's with `fill_form`. */
-  readonly handlers: ToolHandlers;
+  handlers: ToolHandlers;
+  /**
+   * The agent whose tools these are: the call's, or on a squad's call the member answering
+   * (`switchAgent`).
+   */
+  agent: AgentSnapshot;
   /** The organization's tools the agent offers, resolved once the conversation starts. */
   private customTools: Promise<CustomTool[]> | null = null;
   /** The keys of this run's tool calls (`tc_…`). */
@@ -56,8 +61,9 @@ export class CallTools {
     record: CallRecord,
     warm: WarmTransfer,
     line: CallLine,
-    payments?: CallPayments,
+    private readonly payments?: CallPayments,
   ) {
+    this.agent = input.agent;
     this.context = {
       orgId: input.orgId,
       livemode: input.livemode,
@@ -70,6 +76,25 @@ export class CallTools {
     this.handlers = this.callTools(record, warm, line);
     // Last in the list, and only with a payment connector: every other call offers what it offered before.
     if (payments?.offered) this.handlers.collect_payment = (args, key) => payments.collect(args, key);
+    this.targets = { record, warm, line };
+  }
+
+  /** What the built-in tools act on (kept to build them again for another agent: `switchAgent`). */
+  private readonly targets: { record: CallRecord; warm: WarmTransfer; line: CallLine };
+
+  /**
+   * A squad's hand-off (src/workflows/call-squad.ts): the tools from now on are `agent`'s (its transfer
+   * settings, optional and switched-off built-ins, its organization's tools resolved again) and the LLM
+   * activity loads `agent`'s knowledge.
+   */
+  switchAgent(agent: AgentSnapshot): void {
+    this.agent = agent;
+    this.context.agentId = agent.id;
+    const { record, warm, line } = this.targets;
+    this.handlers = this.callTools(record, warm, line);
+    const { payments } = this;
+    if (payments?.offered) this.handlers.collect_payment = (args, key) => payments.collect(args, key);
+    this.resolve();
   }
 
   /**
@@ -84,10 +109,10 @@ export class CallTools {
     const call: CallToolTarget = {
       context: this.context,
       room: Boolean(input.room),
-      defaultTransferTo: input.agent.transfer_to,
-      transferMode: input.agent.transfer_mode ?? 'cold',
+      defaultTransferTo: this.agent.transfer_to,
+      transferMode: this.agent.transfer_mode ?? 'cold',
       coldOnly: () => this.coldTransfersOnly,
-      destinations: input.agent.transfer_destinations ?? null,
+      destinations: this.agent.transfer_destinations ?? null,
       checkTransfer: async (to) => {
         const answer = await dialing.checkTransferDestination.executeWithOptions(
           { summary: `dialing permissions for ${to}` },
@@ -106,7 +131,7 @@ export class CallTools {
       callback: {
         orgId: input.orgId,
         livemode: input.livemode,
-        agentId: input.agent.id,
+        agentId: this.agent.id,
         callbackOf: input.callId,
         to: inbound ? input.from : input.to,
         from: inbound ? input.to : input.from,
@@ -132,7 +157,7 @@ export class CallTools {
    * before, it was always offered).
    */
   private switchedOff(): SwitchableToolName[] {
-    const { agent } = this.input;
+    const { agent } = this;
     const off: SwitchableToolName[] = this.input.room || agent.opt_out_tool === false ? ['opt_out'] : [];
     if (agent.transfer_destinations?.length === 0 && !agent.transfer_to) off.push('transfer_call');
     return off;
@@ -143,7 +168,7 @@ export class CallTools {
    * destinations' names), when it is offered and the call has destinations; nothing otherwise.
    */
   transferOffer(): { transfer?: TransferOffer } {
-    const { agent } = this.input;
+    const { agent } = this;
     if (!agent.transfer_destinations || !('transfer_call' in this.handlers)) return {};
     return {
       transfer: {
@@ -158,7 +183,7 @@ export class CallTools {
    * room (a visitor has no number to call back).
    */
   private enabledTools(): readonly string[] | undefined {
-    return this.input.room ? undefined : this.input.agent.enabled_tools;
+    return this.input.room ? undefined : this.agent.enabled_tools;
   }
 
   /** Starts resolving the organization's tools the agent offers (the `resolveTools` activity, if it offers any). */
@@ -166,8 +191,8 @@ export class CallTools {
     this.customTools = resolveCustomTools({
       orgId: this.input.orgId,
       livemode: this.input.livemode,
-      toolIds: this.input.agent.tool_ids,
-      installationIds: this.input.agent.connector_installation_ids,
+      toolIds: this.agent.tool_ids,
+      installationIds: this.agent.connector_installation_ids,
       reserved: offeredTools(
         this.input.campaign ? 'campaign_call' : 'phone_call',
         this.enabledTools(),
@@ -199,7 +224,7 @@ export class CallTools {
       context: {
         orgId: this.input.orgId,
         livemode: this.input.livemode,
-        agentId: this.input.agent.id,
+        agentId: this.agent.id,
         subject: { kind: 'call', id: this.input.callId },
         contactId: this.context.contactId,
         metadata: this.input.metadata,

@@ -48,6 +48,11 @@ export class CallTranscript {
   private turnWrites: Promise<unknown> = Promise.resolve();
   /** The caller's last interruption (`interrupted` signal) not applied yet; null: none. */
   interruption: Interruption | null = null;
+  /**
+   * A squad's call (src/workflows/call-squad.ts): the agent answering, marked on each assistant turn;
+   * null on every other call (its turns are as they were).
+   */
+  speaker: { id: string; version: number | null } | null = null;
   /** The assistant's turns said since the caller last spoke (what an interruption cuts), in order. */
   private spokenSince: { seq: number; text: string }[] = [];
 
@@ -125,6 +130,7 @@ export class CallTranscript {
       atMs: Date.now(),
       ...(knowledge?.length ? { knowledge } : {}),
       ...(author ? { author } : {}),
+      ...(role === 'assistant' && this.speaker ? { agent: this.speaker } : {}),
       ...(latency ? { latency } : {}),
       ...this.record.nextStreamEntry(),
     });
@@ -159,6 +165,24 @@ export class CallTranscript {
       ...this.record.nextStreamEntry(),
     });
     this.hearMessage({ role: 'system', content: text });
+  }
+
+  /**
+   * A squad's hand-off (src/workflows/call-squad.ts): a `handoff` entry (who to whom, the context policy,
+   * the summary), and the model's conversation from now on is `messages` (the receiving member's system
+   * prompt and context). A continued run (no chat log) starts the pending messages from them.
+   */
+  handOff(entry: NonNullable<CallTurnInput['handoff']>, messages: ChatMessage[]): void {
+    this.pendingTurns.push({
+      seq: this.turnCount++,
+      role: 'handoff',
+      text: `${entry.from} → ${entry.to}`,
+      atMs: Date.now(),
+      handoff: entry,
+      ...this.record.nextStreamEntry(),
+    });
+    if (this.chatLog) this.chatLog.splice(0, this.chatLog.length, ...messages);
+    else this.pendingMessages.splice(0, this.pendingMessages.length, ...messages);
   }
 
   /** Adds a tool turn: the call the model made, what it did, and its key, outcome and duration. */

@@ -32,6 +32,7 @@ import { simulator, telephony } from './call-activities';
 import type { CallConsent } from './call-consent';
 import type { CallLine } from './call-line';
 import type { CallRecord } from './call-record';
+import type { CallSquad } from './call-squad';
 import type { CallTools } from './call-tools';
 import { HeardActions } from './call-heard';
 import type { CallTranscript } from './call-transcript';
@@ -83,6 +84,7 @@ export class TurnLoop {
    * @param warm the warm transfer under way, during which the caller is on hold
    * @param tools what the assistant's turns offer and run
    * @param consent the consent question's answer (`recording_consent: "ask"`)
+   * @param squad a squad's call: its members and hand-offs (src/workflows/call-squad.ts); null otherwise
    */
   constructor(
     private readonly input: CallWorkflowInput,
@@ -92,6 +94,7 @@ export class TurnLoop {
     private readonly warm: WarmTransfer,
     private readonly tools: CallTools,
     private readonly consent: CallConsent,
+    private readonly squad: CallSquad | null = null,
   ) {
     this.utterances = input.continuation?.utterances ?? 0;
     this.scriptIndex = input.continuation?.scriptIndex ?? 0;
@@ -378,57 +381,67 @@ export class TurnLoop {
     const { input, transcript, tools } = this;
     const deadlineMs = input.turn_deadline_ms ?? DEFAULT_TURN_DEADLINE_MS;
     const said: string[] = [];
-    const custom = await tools.customToolSet((text) => this.speakWhileRunning(utterance, text));
-    const { heard } = this;
+    const speak = (text: string) => this.speakWhileRunning(utterance, text);
+    let custom = await tools.customToolSet(speak);
+    const { heard, squad } = this;
     if (input.simulation) heard.expectBargeIn(this.scriptIndex);
     const meter = this.latencyMeter();
     let latency: RecordedLatency | null = null;
     let measured: CallerSaidResult['latency'];
     try {
-      await assistantTurn({
-        conversationId: input.callId,
-        model: input.agent.model,
-        messages: transcript.messages,
-        ...transcript.history(),
-        turn: input.simulation ? this.scriptIndex : utterance,
-        tools: tools.handlers,
-        ...(custom ? { custom } : {}),
-        toolCallKey: tools.toolCallKey,
-        context: tools.context,
-        ...tools.callbackClock(),
-        ...tools.transferOffer(),
-        ...(heard.enabled ? { actions: (calls, text) => heard.verdicts(calls, text) } : {}),
-        local: true,
-        stream: !input.simulation,
-        // Each answer's usage row is stored by the turn's transcript write, not before the turn goes on.
-        usageInResult: true,
-        observer: {
-          onReply: (reply) => {
-            transcript.oweUsage(reply);
-            latency = meter.reply(reply.timing, reply.text !== null);
+      // A squad's hand-off ends the member's turn; the member handed to answers at once (call-squad.ts).
+      for (let answered = false; !answered; answered = !squad?.handingOff || this.record.stop !== null) {
+        if (squad?.handingOff) {
+          await squad.complete();
+          custom = await tools.customToolSet(speak);
+        }
+        const own = squad?.functions();
+        await assistantTurn({
+          conversationId: input.callId,
+          model: tools.agent.model,
+          ...(own ? { own } : {}),
+          messages: transcript.messages,
+          ...transcript.history(),
+          turn: input.simulation ? this.scriptIndex : utterance,
+          tools: tools.handlers,
+          ...(custom ? { custom } : {}),
+          toolCallKey: tools.toolCallKey,
+          context: tools.context,
+          ...tools.callbackClock(),
+          ...tools.transferOffer(),
+          ...(heard.enabled ? { actions: (calls, text) => heard.verdicts(calls, text) } : {}),
+          local: true,
+          stream: !input.simulation,
+          // Each answer's usage row is stored by the turn's transcript write, not before the turn goes on.
+          usageInResult: true,
+          observer: {
+            onReply: (reply) => {
+              transcript.oweUsage(reply);
+              latency = meter.reply(reply.timing, reply.text !== null);
+            },
+            onText: (text, knowledge) => {
+              const seq = transcript.say('assistant', text, knowledge, undefined, latency ?? undefined);
+              if (latency && input.room) measured = { ...latency, seq };
+              latency = null;
+              said.push(text);
+            },
+            onTool: (call, effect, record) => {
+              meter.tool(record.durationMs);
+              transcript.sayTool(call, effect, record);
+            },
           },
-          onText: (text, knowledge) => {
-            const seq = transcript.say('assistant', text, knowledge, undefined, latency ?? undefined);
-            if (latency && input.room) measured = { ...latency, seq };
-            latency = null;
-            said.push(text);
+          deadline: {
+            slowMs: deadlineMs,
+            giveUpMs: deadlineMs * GIVE_UP_DEADLINES,
+            onSlow: () => {
+              // The simulated caller hears the holding line a live caller hears from its voice session.
+              if (input.simulation && said.length === 0) transcript.say('assistant', HOLDING_LINE);
+              if (utterance !== undefined && !this.answers.has(utterance))
+                this.answers.set(utterance, { text: HOLDING_LINE, final: false });
+            },
           },
-          onTool: (call, effect, record) => {
-            meter.tool(record.durationMs);
-            transcript.sayTool(call, effect, record);
-          },
-        },
-        deadline: {
-          slowMs: deadlineMs,
-          giveUpMs: deadlineMs * GIVE_UP_DEADLINES,
-          onSlow: () => {
-            // The simulated caller hears the holding line a live caller hears from its voice session.
-            if (input.simulation && said.length === 0) transcript.say('assistant', HOLDING_LINE);
-            if (utterance !== undefined && !this.answers.has(utterance))
-              this.answers.set(utterance, { text: HOLDING_LINE, final: false });
-          },
-        },
-      });
+        });
+      }
     } finally {
       heard.afterAnswer();
       this.lastAnsweredMs = meter.lastAnsweredMs;

@@ -8,6 +8,8 @@
  *                          without a word, e.g. a hand-over
  *   "TOOLSONCE <json [[name, args], …]>" → those tool calls at once (parallel tool calls), unless tool
  *                          results already follow: then "Tools said: <result 1> | <result 2> …"
+ *   "HANDOFF <member>"   → a `handoff_to_<member>` tool call with no text when the request offers that tool
+ *                          (a squad member's hand-off), else "You said: HANDOFF <member>"
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
  *   "FAIL <status>"      → answers HTTP <status> with an OpenAI-style error
  *   anything else        → "You said: <text>"
@@ -139,7 +141,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         .some((m: { role: string }) => m.role === 'tool');
       const once = /^TOOLONCE (\w+) ?(.*)$/.exec(last);
       const many = /^TOOLSONCE (.*)$/.exec(last);
-      const quiet = /^TOOLQUIET (\w+) ?(.*)$/.exec(last);
+      // A squad member's hand-off: the tool call (no text) only when this request offers it.
+      const handoff = /^HANDOFF (\w+)$/.exec(last);
+      const handoffTool = handoff ? `handoff_to_${handoff[1]}` : null;
+      const offersHandoff = (body.tools ?? []).some(
+        (t: { function?: { name?: string } }) => t.function?.name === handoffTool,
+      );
+      const quiet = /^TOOLQUIET (\w+) ?(.*)$/.exec(last) ?? (offersHandoff ? ['', handoffTool!, '{}'] : null);
       const tool = once ? (toolAnswered ? null : once) : (quiet ?? /^TOOL (\w+) ?(.*)$/.exec(last));
       const id = ++seq;
       const calls: { name: string; args: string }[] = many

@@ -500,6 +500,17 @@ class TurnLatency(BaseModel):
     ]
 
 
+class AgentVersion1(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description='With `agent_id`: its version.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class At(RootModel[int]):
     root: Annotated[
         int,
@@ -515,7 +526,7 @@ class OffsetMs(RootModel[int]):
     root: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
 
 
-class AgentVersion1(RootModel[int]):
+class AgentVersion2(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -683,7 +694,7 @@ class Updated(RootModel[int]):
     ]
 
 
-class AgentVersion2(RootModel[int]):
+class AgentVersion3(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -728,7 +739,7 @@ class Conversation(BaseModel):
     service_number: str
     agent_id: str | None
     agent_version: Annotated[
-        AgentVersion2 | None,
+        AgentVersion3 | None,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
         ),
@@ -1371,7 +1382,7 @@ class ContactDeleted(BaseModel):
     ]
 
 
-class AgentVersion4(RootModel[int]):
+class AgentVersion5(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -1382,7 +1393,7 @@ class AgentVersion4(RootModel[int]):
     ]
 
 
-class AgentVersion5(RootModel[int]):
+class AgentVersion6(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -1931,6 +1942,24 @@ class CallLatencyFirstAudioMs(BaseModel):
     )
     p50: P50 | None
     p90: P90 | None
+
+
+class TranscriptTurnHandoff(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    from_: Annotated[
+        str, Field(alias='from', description='The member that handed the call over.')
+    ]
+    to: Annotated[str, Field(description='The member that took it.')]
+    context: Annotated[
+        str,
+        Field(description='The context policy applied: `all`, `last:N` or `summary`.'),
+    ]
+    summary: Annotated[
+        str | None,
+        Field(description='With `summary`: what the receiving member was given.'),
+    ] = None
 
 
 class TranscriptTurnTool(BaseModel):
@@ -2629,6 +2658,17 @@ class ContactOptedOutEventData(BaseModel):
     object: OptedOutContact
 
 
+class Version(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description="A pinned version of the agent; null: the agent's version when a call starts.",
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class FormFieldsItem(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3298,6 +3338,20 @@ class CallComplianceTransferLegsItemRulesItem(BaseModel):
             description='`dialing_permissions` not allowed: which permission refused the number (`country_not_allowed`, `number_type_not_allowed`, …).'
         ),
     ] = None
+
+
+class SquadMembersItemHandoffsItemContext(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    last: Annotated[
+        int,
+        Field(
+            description='How many of the latest lines the next member sees.',
+            ge=1,
+            le=9007199254740991,
+        ),
+    ]
 
 
 class TwilioInboundMessageErrorDetail(BaseModel):
@@ -4143,6 +4197,141 @@ class PublishAgentVersionErrorDetail(BaseModel):
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
     code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class CreateSquadErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class ListSquadsErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class RetrieveSquadErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class UpdateSquadErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class DeleteSquadErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7374,10 +7563,23 @@ class TranscriptTurn(BaseModel):
     role: Annotated[
         str,
         Field(
-            description="`assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), or `note` (a note for the model only: `POST /v1/calls/{id}/context`).",
+            description="`assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), `note` (a note for the model only: `POST /v1/calls/{id}/context`), or `handoff` (a squad member handed the call to another: `handoff`).",
             examples=['assistant', 'caller', 'tool', 'system', 'note'],
         ),
     ]
+    agent_id: Annotated[
+        str | None,
+        Field(
+            description="A squad call's assistant turns: the agent (the member's) that said it."
+        ),
+    ] = None
+    agent_version: Annotated[
+        AgentVersion1 | None, Field(description='With `agent_id`: its version.')
+    ] = None
+    handoff: Annotated[
+        TranscriptTurnHandoff | None,
+        Field(description='`handoff` entries: the hand-off.'),
+    ] = None
     text: str
     author: Annotated[
         Literal['api'] | None,
@@ -8305,6 +8507,25 @@ class CallComplianceTransferLegsItem(BaseModel):
     rules: list[CallComplianceTransferLegsItemRulesItem]
 
 
+class SquadMembersItemHandoffsItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    to: Annotated[str, Field(description='The member handed to.')]
+    description: Annotated[
+        str,
+        Field(
+            description='When to hand off: the description of the tool the model is offered.'
+        ),
+    ]
+    context: Annotated[
+        Literal['all', 'summary'] | SquadMembersItemHandoffsItemContext,
+        Field(
+            description='What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.'
+        ),
+    ]
+
+
 class TwilioInboundMessageError(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -8527,6 +8748,41 @@ class PublishAgentVersionError(BaseModel):
         extra='allow',
     )
     error: PublishAgentVersionErrorDetail
+
+
+class CreateSquadError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: CreateSquadErrorDetail
+
+
+class ListSquadsError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: ListSquadsErrorDetail
+
+
+class RetrieveSquadError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: RetrieveSquadErrorDetail
+
+
+class UpdateSquadError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: UpdateSquadErrorDetail
+
+
+class DeleteSquadError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: DeleteSquadErrorDetail
 
 
 class CreateToolError(BaseModel):
@@ -9835,7 +10091,7 @@ class AgentVersionConfig(BaseModel):
     ]
 
 
-class AgentVersion3(BaseModel):
+class AgentVersion4(BaseModel):
     model_config = ConfigDict(
         extra='allow',
     )
@@ -9883,7 +10139,7 @@ class AgentVersionList(BaseModel):
         extra='allow',
     )
     object: Literal['list']
-    data: list[AgentVersion3]
+    data: list[AgentVersion4]
     has_more: Annotated[
         bool, Field(description='True when more objects follow this page.')
     ]
@@ -9900,7 +10156,7 @@ class TestSuiteRun(BaseModel):
     test_suite_id: str
     agent_id: str
     agent_version: Annotated[
-        AgentVersion4 | None,
+        AgentVersion5 | None,
         Field(
             description="The agent version run; null: the agent's current configuration."
         ),
@@ -9937,7 +10193,7 @@ class AnalyzedConversation(BaseModel):
     service_number: str
     agent_id: str | None
     agent_version: Annotated[
-        AgentVersion5 | None,
+        AgentVersion6 | None,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
         ),
@@ -10231,6 +10487,27 @@ class TestSuiteRunEventData(BaseModel):
     object: TestSuiteRun
 
 
+class SquadMembersItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    name: Annotated[
+        str,
+        Field(
+            description='The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`).'
+        ),
+    ]
+    agent_id: str
+    version: Annotated[
+        Version | None,
+        Field(
+            description="A pinned version of the agent; null: the agent's version when a call starts."
+        ),
+    ]
+    description: str | None
+    handoffs: list[SquadMembersItemHandoffsItem]
+
+
 class Usage(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -10271,9 +10548,21 @@ class Call(BaseModel):
     from_: Annotated[str | None, Field(alias='from')]
     agent_id: str
     agent_version: Annotated[
-        AgentVersion1 | None,
+        AgentVersion2 | None,
         Field(
             description="The agent's version the call runs, fixed when it starts (`GET /v1/agents/{id}/versions/{n}`); null for calls made before versions."
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad the call runs (`POST /v1/calls` with `squad_id`): `agent_id` and `agent_version` are its start member's; null: a call of one agent."
+        ),
+    ]
+    squad_member: Annotated[
+        str | None,
+        Field(
+            description="A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad."
         ),
     ]
     contact_id: str | None
@@ -10576,6 +10865,55 @@ class TestSuiteRunEvent(BaseModel):
     data: TestSuiteRunEventData
 
 
+class Squad(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    id: Annotated[str, Field(examples=['sqd_01jd5x2v7c0000000000000000'])]
+    object: Literal['squad']
+    livemode: bool
+    name: str
+    members: list[SquadMembersItem]
+    start: Annotated[str, Field(description='The member that answers first.')]
+    max_handoffs: Annotated[
+        int,
+        Field(
+            description='Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one).',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    overflow: Annotated[
+        str | None,
+        Field(
+            description='The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller.'
+        ),
+    ]
+    metadata: Annotated[
+        dict[str, str], Field(description='Your key-value pairs (at most 50 keys).')
+    ]
+    created: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
+class SquadList(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Literal['list']
+    data: list[Squad]
+    has_more: Annotated[
+        bool, Field(description='True when more objects follow this page.')
+    ]
+    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
+
+
 class WidgetVoice(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -10658,7 +10996,7 @@ class CallEvent(BaseModel):
             description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
         ),
     ] = None
-    type: Literal['call.scheduled', 'call.started', 'call.ended', 'call.transferred', 'call.transfer_failed', 'call.analyzed']
+    type: Literal['call.scheduled', 'call.started', 'call.ended', 'call.transferred', 'call.transfer_failed', 'call.handed_off', 'call.analyzed']
     data: CallEventData
 
 

@@ -228,6 +228,65 @@ class ListAgentVersionsParams(TypedDict, closed=True):
     ending_before: NotRequired[str]
 
 
+class Context(TypedDict, closed=True):
+    last: int
+
+
+class Handoff(TypedDict, closed=True):
+    to: str
+    description: str
+    context: NotRequired[Literal['all', 'summary'] | Context]
+
+
+class Member(TypedDict, closed=True):
+    name: str
+    agent_id: str
+    version: NotRequired[int]
+    description: NotRequired[str]
+    handoffs: NotRequired[list[Handoff]]
+
+
+Overflow: TypeAlias = str
+
+
+class CreateSquadParams(TypedDict, closed=True):
+    name: str
+    members: list[Member]
+    start: str
+    max_handoffs: NotRequired[int]
+    overflow: NotRequired[Overflow | None]
+    metadata: NotRequired[dict[str, str]]
+
+
+class ListSquadsParams(TypedDict, closed=True):
+    limit: NotRequired[int]
+    starting_after: NotRequired[str]
+    ending_before: NotRequired[str]
+
+
+class Handoff1(TypedDict, closed=True):
+    to: str
+    description: str
+    context: NotRequired[Literal['all', 'summary'] | Context]
+
+
+class Member1(TypedDict, closed=True):
+    name: str
+    agent_id: str
+    version: NotRequired[int]
+    description: NotRequired[str]
+    handoffs: NotRequired[list[Handoff1]]
+
+
+class UpdateSquadParams(TypedDict, closed=True):
+    name: NotRequired[str]
+    members: NotRequired[list[Member1]]
+    start: NotRequired[str]
+    max_handoffs: NotRequired[int]
+    overflow: NotRequired[Overflow | None]
+    metadata: NotRequired[dict[str, str]]
+
+
 class CreateToolParams1(TypedDict, closed=True):
     type: Literal['http']
     name: str
@@ -323,7 +382,8 @@ class Analysis2(TypedDict, closed=True):
 
 class CreateCallParams(TypedDict, closed=True):
     to: str
-    agent_id: str
+    agent_id: NotRequired[str]
+    squad_id: NotRequired[str]
     from_: NotRequired[str]
     context: NotRequired[dict[str, Any]]
     metadata: NotRequired[dict[str, str]]

@@ -22,6 +22,7 @@ EVENT_MODELS: dict[str, type[BaseModel]] = {
     "call.ended": m.CallEvent,
     "call.transferred": m.CallEvent,
     "call.transfer_failed": m.CallEvent,
+    "call.handed_off": m.CallEvent,
     "call.analyzed": m.CallEvent,
     "conversation.needs_person": m.ConversationEvent,
     "conversation.analyzed": m.ConversationAnalyzedEvent,
@@ -56,6 +57,11 @@ OPERATIONS: dict[str, str] = {
     "listAgentVersions": "agents.versions.list",
     "retrieveAgentVersion": "agents.versions.retrieve",
     "publishAgentVersion": "agents.versions.publish",
+    "createSquad": "squads.create",
+    "listSquads": "squads.list",
+    "retrieveSquad": "squads.retrieve",
+    "updateSquad": "squads.update",
+    "deleteSquad": "squads.delete",
     "createTool": "tools.create",
     "listTools": "tools.list",
     "retrieveTool": "tools.retrieve",
@@ -924,6 +930,35 @@ class SipTrunks:
         return self._client._request("DELETE", f"/v1/sip_trunks/{_c.seg(id)}", _c.model(m.Deleted), params, options)
 
 
+class Squads:
+    """``client.squads``."""
+
+    def __init__(self, client: _c.SyncAPIClient) -> None:
+        self._client = client
+
+    def create(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.CreateSquadParams]) -> m.Squad:
+        """``POST /v1/squads`` (createSquad): Create a squad."""
+        return self._client._request("POST", "/v1/squads", _c.model(m.Squad), params, options)
+
+    def list(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.ListSquadsParams]) -> _c.SyncPage[m.Squad]:
+        """``GET /v1/squads`` (listSquads): List squads."""
+        return self._client._list("/v1/squads", _c.model(m.Squad), params, options)
+
+    def retrieve(self, id: str, *, options: _c.RequestOptions | None = None) -> m.Squad:
+        """``GET /v1/squads/{id}`` (retrieveSquad): Retrieve a squad."""
+        params: dict[str, Any] = {}
+        return self._client._request("GET", f"/v1/squads/{_c.seg(id)}", _c.model(m.Squad), params, options)
+
+    def update(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.UpdateSquadParams]) -> m.Squad:
+        """``POST /v1/squads/{id}`` (updateSquad): Update a squad."""
+        return self._client._request("POST", f"/v1/squads/{_c.seg(id)}", _c.model(m.Squad), params, options)
+
+    def delete(self, id: str, *, options: _c.RequestOptions | None = None) -> m.Deleted:
+        """``DELETE /v1/squads/{id}`` (deleteSquad): Delete a squad."""
+        params: dict[str, Any] = {}
+        return self._client._request("DELETE", f"/v1/squads/{_c.seg(id)}", _c.model(m.Deleted), params, options)
+
+
 class Telephony:
     """``client.telephony``."""
 
@@ -1089,6 +1124,7 @@ class SyncResources(_c.SyncAPIClient):
         self.publisher_keys = PublisherKeys(self)
         self.records = Records(self)
         self.sip_trunks = SipTrunks(self)
+        self.squads = Squads(self)
         self.telephony = Telephony(self)
         self.test_helpers = TestHelpers(self)
         self.test_suite_runs = TestSuiteRuns(self)
@@ -1845,6 +1881,35 @@ class AsyncSipTrunks:
         return await self._client._request("DELETE", f"/v1/sip_trunks/{_c.seg(id)}", _c.model(m.Deleted), params, options)
 
 
+class AsyncSquads:
+    """``client.squads``."""
+
+    def __init__(self, client: _c.AsyncAPIClient) -> None:
+        self._client = client
+
+    async def create(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.CreateSquadParams]) -> m.Squad:
+        """``POST /v1/squads`` (createSquad): Create a squad."""
+        return await self._client._request("POST", "/v1/squads", _c.model(m.Squad), params, options)
+
+    def list(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.ListSquadsParams]) -> _c.AsyncPager[m.Squad]:
+        """``GET /v1/squads`` (listSquads): List squads."""
+        return self._client._list("/v1/squads", _c.model(m.Squad), params, options)
+
+    async def retrieve(self, id: str, *, options: _c.RequestOptions | None = None) -> m.Squad:
+        """``GET /v1/squads/{id}`` (retrieveSquad): Retrieve a squad."""
+        params: dict[str, Any] = {}
+        return await self._client._request("GET", f"/v1/squads/{_c.seg(id)}", _c.model(m.Squad), params, options)
+
+    async def update(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.UpdateSquadParams]) -> m.Squad:
+        """``POST /v1/squads/{id}`` (updateSquad): Update a squad."""
+        return await self._client._request("POST", f"/v1/squads/{_c.seg(id)}", _c.model(m.Squad), params, options)
+
+    async def delete(self, id: str, *, options: _c.RequestOptions | None = None) -> m.Deleted:
+        """``DELETE /v1/squads/{id}`` (deleteSquad): Delete a squad."""
+        params: dict[str, Any] = {}
+        return await self._client._request("DELETE", f"/v1/squads/{_c.seg(id)}", _c.model(m.Deleted), params, options)
+
+
 class AsyncTelephony:
     """``client.telephony``."""
 
@@ -2010,6 +2075,7 @@ class AsyncResources(_c.AsyncAPIClient):
         self.publisher_keys = AsyncPublisherKeys(self)
         self.records = AsyncRecords(self)
         self.sip_trunks = AsyncSipTrunks(self)
+        self.squads = AsyncSquads(self)
         self.telephony = AsyncTelephony(self)
         self.test_helpers = AsyncTestHelpers(self)
         self.test_suite_runs = AsyncTestSuiteRuns(self)

@@ -203,6 +203,7 @@ export class Resources {
   readonly publisherKeys: PublisherKeys;
   readonly records: Records;
   readonly sipTrunks: SipTrunks;
+  readonly squads: Squads;
   readonly telephony: Telephony;
   readonly testHelpers: TestHelpers;
   readonly testSuiteRuns: TestSuiteRuns;
@@ -233,6 +234,7 @@ export class Resources {
     this.publisherKeys = new PublisherKeys(t);
     this.records = new Records(t);
     this.sipTrunks = new SipTrunks(t);
+    this.squads = new Squads(t);
     this.telephony = new Telephony(t);
     this.testHelpers = new TestHelpers(t);
     this.testSuiteRuns = new TestSuiteRuns(t);
@@ -713,6 +715,31 @@ export class SipTrunks {
   }
 }
 
+/** `client.squads`. */
+export class Squads {
+  constructor(protected readonly t: Transport) {}
+  /** Create a squad: Members hand the call to each other with their `handoff_to_<name>` tools; a call takes `squad_id` where it takes `agent_id`. Needs the `agents:write` scope. (`POST /v1/squads`, `createSquad`) */
+  create(params: BodyOf<'createSquad'>, options?: RequestOptions): Promise<ResultOf<'createSquad'>> {
+    return this.t.request('POST', `/v1/squads`, params ?? {}, options);
+  }
+  /** List squads. Needs the `agents:read` scope. (`GET /v1/squads`, `listSquads`) */
+  list(params?: QueryOf<'listSquads'>, options?: RequestOptions): ListPromise<ItemOf<'listSquads'>> {
+    return this.t.list(`/v1/squads`, params, options);
+  }
+  /** Retrieve a squad. Needs the `agents:read` scope. (`GET /v1/squads/{id}`, `retrieveSquad`) */
+  retrieve(id: string, options?: RequestOptions): Promise<ResultOf<'retrieveSquad'>> {
+    return this.t.request('GET', `/v1/squads/${encodeURIComponent(id)}`, undefined, options);
+  }
+  /** Update a squad. Needs the `agents:write` scope. (`POST /v1/squads/{id}`, `updateSquad`) */
+  update(id: string, params: BodyOf<'updateSquad'>, options?: RequestOptions): Promise<ResultOf<'updateSquad'>> {
+    return this.t.request('POST', `/v1/squads/${encodeURIComponent(id)}`, params ?? {}, options);
+  }
+  /** Delete a squad: Calls already placed keep it; new calls naming it are 404. Needs the `agents:write` scope. (`DELETE /v1/squads/{id}`, `deleteSquad`) */
+  delete(id: string, options?: RequestOptions): Promise<ResultOf<'deleteSquad'>> {
+    return this.t.request('DELETE', `/v1/squads/${encodeURIComponent(id)}`, undefined, options);
+  }
+}
+
 /** `client.telephony`. */
 export class Telephony {
   readonly connection: TelephonyConnection;
@@ -829,4 +856,4 @@ export class WebhookEndpoints {
 }
 
 /** The event types webhooks deliver and `GET /v1/events` lists, from the `Event` schema. */
-export const EVENT_TYPES = ["call.scheduled","call.started","call.ended","call.transferred","call.transfer_failed","call.analyzed","conversation.needs_person","conversation.analyzed","message.received","message.sent","message.delivered","message.failed","webhook_endpoint.delivery_failed","connector.version_published","bulk_call.contact_completed","bulk_call.completed","recording.ready","recording.deleted","test_suite_run.completed","erasure.completed","contact.opted_out"] as const;
+export const EVENT_TYPES = ["call.scheduled","call.started","call.ended","call.transferred","call.transfer_failed","call.handed_off","call.analyzed","conversation.needs_person","conversation.analyzed","message.received","message.sent","message.delivered","message.failed","webhook_endpoint.delivery_failed","connector.version_published","bulk_call.contact_completed","bulk_call.completed","recording.ready","recording.deleted","test_suite_run.completed","erasure.completed","contact.opted_out"] as const;

@@ -116,6 +116,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/squads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List squads
+         * @description List squads. Needs the `agents:read` scope.
+         */
+        get: operations["listSquads"];
+        put?: never;
+        /**
+         * Create a squad
+         * @description Members hand the call to each other with their `handoff_to_<name>` tools; a call takes `squad_id` where it takes `agent_id`. Needs the `agents:write` scope.
+         */
+        post: operations["createSquad"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/squads/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a squad
+         * @description Retrieve a squad. Needs the `agents:read` scope.
+         */
+        get: operations["retrieveSquad"];
+        put?: never;
+        /**
+         * Update a squad
+         * @description Update a squad. Needs the `agents:write` scope.
+         */
+        post: operations["updateSquad"];
+        /**
+         * Delete a squad
+         * @description Calls already placed keep it; new calls naming it are 404. Needs the `agents:write` scope.
+         */
+        delete: operations["deleteSquad"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tools": {
         parameters: {
             query?: never;
@@ -2181,7 +2233,7 @@ export interface components {
         /** @description One turn of a call: what the caller or the assistant said, a tool the assistant called, or a note given to the model. */
         TranscriptTurn: {
             /**
-             * @description `assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), or `note` (a note for the model only: `POST /v1/calls/{id}/context`).
+             * @description `assistant`, `caller`, `tool` (a tool call and its outcome), `system` (a note of what happened on the call, e.g. a warm transfer's progress, seen by the model too), `note` (a note for the model only: `POST /v1/calls/{id}/context`), or `handoff` (a squad member handed the call to another: `handoff`).
              * @example assistant
              * @example caller
              * @example tool
@@ -2189,6 +2241,12 @@ export interface components {
              * @example note
              */
             role: string;
+            /** @description A squad call's assistant turns: the agent (the member's) that said it. */
+            agent_id?: string;
+            /** @description With `agent_id`: its version. */
+            agent_version?: number | null;
+            /** @description `handoff` entries: the hand-off. */
+            handoff?: components["schemas"]["TranscriptTurnHandoff"];
             text: string;
             /**
              * @description `api`: said (`POST /v1/calls/{id}/say`) or added (`/context`) through the API; absent otherwise.
@@ -2255,6 +2313,10 @@ export interface components {
             agent_id: string;
             /** @description The agent's version the call runs, fixed when it starts (`GET /v1/agents/{id}/versions/{n}`); null for calls made before versions. */
             agent_version: number | null;
+            /** @description The squad the call runs (`POST /v1/calls` with `squad_id`): `agent_id` and `agent_version` are its start member's; null: a call of one agent. */
+            squad_id: string | null;
+            /** @description A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad. */
+            squad_member: string | null;
             contact_id: string | null;
             /**
              * @description What carried the call: its agent version's `engine` (`pipeline` or `realtime`).
@@ -3083,7 +3145,7 @@ export interface components {
             created: number;
             analysis: components["schemas"]["Analysis"];
         };
-        /** @description An event of type `call.scheduled`, `call.started`, `call.ended`, `call.transferred`, `call.transfer_failed`, `call.analyzed`: `data.object` is the object as it was then. */
+        /** @description An event of type `call.scheduled`, `call.started`, `call.ended`, `call.transferred`, `call.transfer_failed`, `call.handed_off`, `call.analyzed`: `data.object` is the object as it was then. */
         CallEvent: {
             /** @example evt_01jd5x2v7c0000000000000000 */
             id: string;
@@ -3102,7 +3164,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "call.scheduled" | "call.started" | "call.ended" | "call.transferred" | "call.transfer_failed" | "call.analyzed";
+            type: "call.scheduled" | "call.started" | "call.ended" | "call.transferred" | "call.transfer_failed" | "call.handed_off" | "call.analyzed";
             data: components["schemas"]["CallEventData"];
         };
         /** @description An event of type `conversation.needs_person`: `data.object` is the object as it was then. */
@@ -3354,6 +3416,38 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["Agent"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description Agents that hand a call to each other: each member is offered one `handoff_to_<name>` tool per hand-off it may make. */
+        Squad: {
+            /** @example sqd_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "squad";
+            livemode: boolean;
+            name: string;
+            members: components["schemas"]["SquadMembersItem"][];
+            /** @description The member that answers first. */
+            start: string;
+            /** @description Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one). */
+            max_handoffs: number;
+            /** @description The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller. */
+            overflow: string | null;
+            /** @description Your key-value pairs (at most 50 keys). */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description A page of `Squad` objects. */
+        SquadList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Squad"][];
             /** @description True when more objects follow this page. */
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
@@ -3822,6 +3916,16 @@ export interface components {
             p50: number | null;
             p90: number | null;
         };
+        TranscriptTurnHandoff: {
+            /** @description The member that handed the call over. */
+            from: string;
+            /** @description The member that took it. */
+            to: string;
+            /** @description The context policy applied: `all`, `last:N` or `summary`. */
+            context: string;
+            /** @description With `summary`: what the receiving member was given. */
+            summary?: string;
+        };
         TranscriptTurnTool: {
             name: string;
             arguments: unknown;
@@ -4278,6 +4382,15 @@ export interface components {
         ContactOptedOutEventData: {
             object: components["schemas"]["OptedOutContact"];
         };
+        SquadMembersItem: {
+            /** @description The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`). */
+            name: string;
+            agent_id: string;
+            /** @description A pinned version of the agent; null: the agent's version when a call starts. */
+            version: number | null;
+            description: string | null;
+            handoffs: components["schemas"]["SquadMembersItemHandoffsItem"][];
+        };
         FormFieldsItem: {
             key: string;
             /** @enum {string} */
@@ -4576,6 +4689,14 @@ export interface components {
             /** @enum {string} */
             current: "pending" | "running" | "passed" | "failed" | "errored";
         };
+        SquadMembersItemHandoffsItem: {
+            /** @description The member handed to. */
+            to: string;
+            /** @description When to hand off: the description of the tool the model is offered. */
+            description: string;
+            /** @description What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own. */
+            context: ("all" | "summary") | components["schemas"]["SquadMembersItemHandoffsItemContext"];
+        };
         UsageTotalsMessagesOutbound: {
             sms: number;
             whatsapp: number;
@@ -4633,6 +4754,10 @@ export interface components {
              * @enum {string}
              */
             refusal?: "country_not_allowed" | "number_type_not_allowed" | "sip_domain_not_listed" | "client_not_allowed" | "invalid_destination";
+        };
+        SquadMembersItemHandoffsItemContext: {
+            /** @description How many of the latest lines the next member sees. */
+            last: number;
         };
         /** @description An error `createAgent` answers: `error.code` is one of its codes. */
         CreateAgentError: {
@@ -4812,6 +4937,126 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `createSquad` answers: `error.code` is one of its codes. */
+        CreateSquadError: {
+            error: components["schemas"]["CreateSquadErrorDetail"];
+        };
+        /** @description The `error` of a failed `createSquad`. */
+        CreateSquadErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `listSquads` answers: `error.code` is one of its codes. */
+        ListSquadsError: {
+            error: components["schemas"]["ListSquadsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listSquads`. */
+        ListSquadsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveSquad` answers: `error.code` is one of its codes. */
+        RetrieveSquadError: {
+            error: components["schemas"]["RetrieveSquadErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveSquad`. */
+        RetrieveSquadErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `updateSquad` answers: `error.code` is one of its codes. */
+        UpdateSquadError: {
+            error: components["schemas"]["UpdateSquadErrorDetail"];
+        };
+        /** @description The `error` of a failed `updateSquad`. */
+        UpdateSquadErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `deleteSquad` answers: `error.code` is one of its codes. */
+        DeleteSquadError: {
+            error: components["schemas"]["DeleteSquadErrorDetail"];
+        };
+        /** @description The `error` of a failed `deleteSquad`. */
+        DeleteSquadErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -8836,6 +9081,602 @@ export interface operations {
             };
         };
     };
+    listSquads: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquadList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadsError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadsError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadsError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadsError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createSquad: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Front desk",
+                 *       "members": [
+                 *         {
+                 *           "name": "reception",
+                 *           "agent_id": "agt_01jd5x2v7c0000000000000000",
+                 *           "handoffs": [
+                 *             {
+                 *               "to": "billing",
+                 *               "description": "The caller asks about an invoice or a payment.",
+                 *               "context": "summary"
+                 *             }
+                 *           ]
+                 *         },
+                 *         {
+                 *           "name": "billing",
+                 *           "agent_id": "agt_01jd5x2v7c0000000000000001"
+                 *         }
+                 *       ],
+                 *       "start": "reception"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    members: {
+                        /** @description Unique in the squad; its hand-off tool is `handoff_to_<name>`. */
+                        name: string;
+                        /** @example agt_01jd5x2v7c0000000000000000 */
+                        agent_id: string;
+                        /** @description Pin a version of the agent; absent: the agent's version when a call starts (published, or its split's pick). */
+                        version?: number;
+                        description?: string;
+                        handoffs?: {
+                            /** @description The member handed to (its `name`). */
+                            to: string;
+                            /** @description When to hand off: the description of the `handoff_to_<to>` tool the model is offered. */
+                            description: string;
+                            /** @description What the receiving member sees: `"all"` (default: every caller and assistant line), `{"last": N}` (the last N lines) or `"summary"` (a summary written at the hand-off, stored on the transcript entry). */
+                            context?: ("all" | "summary") | {
+                                last: number;
+                            };
+                        }[];
+                    }[];
+                    /** @description The member that answers first. */
+                    start: string;
+                    /** @description Hand-offs one call may make (default 10): a loop (A→B→A→…) ends there; the hand-off beyond goes to `overflow`. */
+                    max_handoffs?: number;
+                    /** @description The member a hand-off beyond `max_handoffs` goes to instead; absent or null: that hand-off is refused (the model is told) and the member keeps the caller. */
+                    overflow?: string | null;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Squad"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateSquadError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveSquad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Squad"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateSquad: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "max_handoffs": 4
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    members?: {
+                        /** @description Unique in the squad; its hand-off tool is `handoff_to_<name>`. */
+                        name: string;
+                        /** @example agt_01jd5x2v7c0000000000000000 */
+                        agent_id: string;
+                        /** @description Pin a version of the agent; absent: the agent's version when a call starts (published, or its split's pick). */
+                        version?: number;
+                        description?: string;
+                        handoffs?: {
+                            /** @description The member handed to (its `name`). */
+                            to: string;
+                            /** @description When to hand off: the description of the `handoff_to_<to>` tool the model is offered. */
+                            description: string;
+                            /** @description What the receiving member sees: `"all"` (default: every caller and assistant line), `{"last": N}` (the last N lines) or `"summary"` (a summary written at the hand-off, stored on the transcript entry). */
+                            context?: ("all" | "summary") | {
+                                last: number;
+                            };
+                        }[];
+                    }[];
+                    /** @description The member that answers first. */
+                    start?: string;
+                    /** @description Hand-offs one call may make (default 10): a loop (A→B→A→…) ends there; the hand-off beyond goes to `overflow`. */
+                    max_handoffs?: number;
+                    /** @description The member a hand-off beyond `max_handoffs` goes to instead; absent or null: that hand-off is refused (the model is told) and the member keeps the caller. */
+                    overflow?: string | null;
+                    metadata?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Squad"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateSquadError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteSquad: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSquadError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSquadError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSquadError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSquadError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSquadError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteSquadError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     listTools: {
         parameters: {
             query?: {
@@ -9603,7 +10444,10 @@ export interface operations {
                      * @example +14155550123
                      */
                     to: string;
-                    agent_id: string;
+                    /** @description The agent that answers; required unless `squad_id` is given (one of the two). */
+                    agent_id?: string;
+                    /** @description A squad (`sqd_…`) instead of one agent: its `start` member answers and the members hand the call to each other; the call's `agent_id` is the start member's. */
+                    squad_id?: string;
                     /**
                      * @description A valid phone number in E.164 format.
                      * @example +14155550123

@@ -1,0 +1,115 @@
+/**
+ * Squads (src/shared/squads.ts): the checks of a squad's configuration against the organization's agents,
+ * and the squad a new call carries (every member's agent snapshotted at the version the call fixes).
+ */
+import { invalidParam, notFound } from '../errors';
+import { findLiveAgent, type AgentDoc } from '../models/agents';
+import type { WithId } from '../models/store';
+import { squadConfig, type SquadDoc } from '../models/squads';
+import type { CallSquad } from '../shared/calls';
+import type { SquadConfig } from '../shared/squads';
+import {
+  agentAtVersion,
+  ensureAgentVersions,
+  loadVersion,
+  versionedAgent,
+  type VersionedAgent,
+} from './agent-versions';
+import { agentSnapshot } from './calls';
+
+type Tenant = { orgId: string; livemode: boolean };
+
+/**
+ * Checks a squad's configuration (the schema checked each field's shape): member names unique; `start`
+ * and `overflow` members of it; each hand-off to another member (not itself), at most once per target;
+ * each `agent_id` a live agent of the tenant in this mode (another organization's is unknown here), on the
+ * pipeline engine (a realtime agent cannot take a hand-off yet); a pinned `version` one the agent has.
+ * Hand-off cycles (A→B→A) are allowed: `max_handoffs` caps them per call.
+ * @throws ApiError 400 `parameter_invalid` naming the field (`members[1].handoffs[0].to`), 404
+ *   `resource_missing` naming `members[i].agent_id`
+ */
+export async function checkSquadConfig(tenant: Tenant, config: SquadConfig): Promise<void> {
+  const names = config.members.map((m) => m.name);
+  names.forEach((name, i) => {
+    if (names.indexOf(name) !== i)
+      throw invalidParam(`members[${i}].name`, `Invalid members[${i}].name: '${name}' is used by another member.`);
+  });
+  config.members.forEach((m, i) => {
+    m.handoffs.forEach((h, j) => {
+      const param = `members[${i}].handoffs[${j}].to`;
+      if (!names.includes(h.to)) throw invalidParam(param, `Invalid ${param}: no member is named '${h.to}'.`);
+      if (h.to === m.name) throw invalidParam(param, `Invalid ${param}: a member cannot hand off to itself.`);
+      if (m.handoffs.findIndex((o) => o.to === h.to) !== j)
+        throw invalidParam(param, `Invalid ${param}: '${h.to}' is listed twice.`);
+    });
+  });
+  if (!names.includes(config.start))
+    throw invalidParam('start', `Invalid start: no member is named '${config.start}'.`);
+  if (config.overflow !== null && !names.includes(config.overflow))
+    throw invalidParam('overflow', `Invalid overflow: no member is named '${config.overflow}'.`);
+  for (const [i, m] of config.members.entries()) {
+    const agent = await findLiveAgent(tenant, m.agent_id);
+    if (!agent) throw notFound('agent', m.agent_id, `members[${i}].agent_id`);
+    if (agent.engine === 'realtime')
+      throw invalidParam(
+        `members[${i}].agent_id`,
+        `Invalid members[${i}].agent_id: agent '${m.agent_id}' runs on the realtime engine, which cannot take part in a squad yet.`,
+      );
+    if (m.version !== null) {
+      const versioned = await ensureAgentVersions(agent);
+      if (!(await loadVersion(versioned, m.version)))
+        throw invalidParam(
+          `members[${i}].version`,
+          `Invalid members[${i}].version: agent '${m.agent_id}' has no version ${m.version}.`,
+        );
+    }
+  }
+}
+
+/**
+ * The squad a new call runs and the agent it starts with: every member's agent at its pinned version, else
+ * at the version `versionedAgent` picks for the contact (as a call of that agent would), snapshotted
+ * (src/services/calls.ts `agentSnapshot`). A member whose agent was deleted since the squad was saved, or
+ * whose pinned version is gone, makes the squad unusable.
+ * @throws ApiError 404 naming `squad_id` (a member's agent is gone), 400 naming `squad_id` (realtime agent)
+ */
+export async function squadForCall(
+  squad: WithId<SquadDoc>,
+  tenant: Tenant,
+  who: { contactId?: string | null; phone?: string | null },
+): Promise<{ squad: CallSquad; start: VersionedAgent }> {
+  const config = squadConfig(squad);
+  const members: { name: string; agent: VersionedAgent; handoffs: CallSquad['members'][number]['handoffs'] }[] = [];
+  for (const m of config.members) {
+    const agent = await findLiveAgent(tenant, m.agent_id);
+    if (!agent) throw notFound('agent', m.agent_id, 'squad_id');
+    const versioned = await memberVersion(agent, m.version, who);
+    if (!versioned) throw notFound(`version ${m.version} of agent ${m.agent_id}`, squad._id, 'squad_id');
+    if (versioned.engine === 'realtime')
+      throw invalidParam('squad_id', `Invalid squad_id: member '${m.name}' runs on the realtime engine.`);
+    members.push({ name: m.name, agent: versioned, handoffs: m.handoffs });
+  }
+  const start = members.find((m) => m.name === config.start)!.agent;
+  return {
+    squad: {
+      id: squad._id,
+      start: config.start,
+      max_handoffs: config.max_handoffs,
+      overflow: config.overflow,
+      members: members.map((m) => ({ name: m.name, agent: agentSnapshot(m.agent), handoffs: m.handoffs })),
+    },
+    start,
+  };
+}
+
+/** The member's agent at its pinned version (null when it has no such version), else the contact's pick. */
+async function memberVersion(
+  agent: WithId<AgentDoc>,
+  pinned: number | null,
+  who: { contactId?: string | null; phone?: string | null },
+): Promise<VersionedAgent | null> {
+  if (pinned === null) return versionedAgent(agent, who);
+  const versioned = await ensureAgentVersions(agent);
+  const snapshot = await loadVersion(versioned, pinned);
+  return snapshot ? agentAtVersion(versioned, snapshot) : null;
+}

@@ -1,0 +1,119 @@
+/**
+ * Squads (`sqd_…`, object `squad`): several agents on one call, handing the caller to each other. The
+ * shapes the API stores and a call carries, and the pure rules both the API and the call workflow apply
+ * (the hand-off tools' names, the context a receiving member's model is given).
+ *
+ * Deterministic-safe: imports only types and other deterministic src/shared modules.
+ */
+import type { ChatMessage } from './assistant';
+
+/** A member's name: used in its hand-off tool's name (`handoff_to_<name>`), so a-z, 0-9 and _. */
+export const MEMBER_NAME_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
+/** Members a squad may have. */
+export const MAX_SQUAD_MEMBERS = 10;
+/** The most turns `{"last": N}` may keep. */
+export const MAX_LAST_TURNS = 200;
+/** `max_handoffs` when the squad does not set it, and its bounds. */
+export const DEFAULT_MAX_HANDOFFS = 10;
+export const MAX_MAX_HANDOFFS = 100;
+/** The tool name prefix of a hand-off: `handoff_to_billing`. */
+export const HANDOFF_TOOL_PREFIX = 'handoff_to_';
+
+/**
+ * What the receiving member's model is given of the conversation so far: `all` (every caller and assistant
+ * line said), `{last: N}` (the last N of those lines), or `summary` (a summary written by the model at the
+ * hand-off, stored on the hand-off's transcript entry). Its own system prompt and tools are always its own.
+ */
+export type HandoffContext = 'all' | 'summary' | { last: number };
+
+/** One hand-off a member may make: to another member (by name), offered to its model as `handoff_to_<to>`. */
+export interface SquadHandoff {
+  to: string;
+  /** The tool's description: when to hand off (what the model reads). */
+  description: string;
+  context: HandoffContext;
+}
+
+/** A member as stored on the squad. */
+export interface SquadMember {
+  name: string;
+  agent_id: string;
+  /** A pinned agent version; null: the agent's version when a call starts (its published one or split's pick). */
+  version: number | null;
+  description: string | null;
+  handoffs: SquadHandoff[];
+}
+
+/** A squad's configuration: what a call runs. */
+export interface SquadConfig {
+  members: SquadMember[];
+  /** The member that answers first. */
+  start: string;
+  /** Hand-offs a call may make; the one beyond goes to `overflow` (or is refused when there is none). */
+  max_handoffs: number;
+  /** The member a hand-off beyond `max_handoffs` goes to instead; null: the hand-off is refused, the member stays. */
+  overflow: string | null;
+}
+
+/** The tool name of a hand-off to member `to`. */
+export function handoffToolName(to: string): string {
+  return `${HANDOFF_TOOL_PREFIX}${to}`;
+}
+
+/** The Chat Completions function of a hand-off (no parameters: the hand-off itself is the request). */
+export function handoffFunction(h: SquadHandoff): {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+} {
+  return {
+    name: handoffToolName(h.to),
+    description: h.description,
+    parameters: { type: 'object', properties: {}, additionalProperties: false },
+  };
+}
+
+/** The context policy as shown in the transcript entry (`all`, `last:3`, `summary`). */
+export function contextLabel(context: HandoffContext): string {
+  return typeof context === 'string' ? context : `last:${context.last}`;
+}
+
+/**
+ * The spoken conversation of a model's messages: the caller's and the assistant's lines with words, in
+ * order (no system prompts, notes or tool traffic: those were the previous member's own).
+ */
+export function spokenLines(messages: readonly ChatMessage[]): ChatMessage[] {
+  return messages
+    .filter((m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content !== '')
+    .map((m) => ({ role: m.role, content: m.content }) as ChatMessage);
+}
+
+/**
+ * The messages a receiving member's model starts from: its own system prompt, then the context the policy
+ * gives (`all` the spoken lines, `{last: N}` the last N of them, `summary` a system message with the
+ * summary), then a system message telling it the hand-off happened and that it now answers.
+ */
+export function handoffMessages(input: {
+  systemPrompt: string;
+  from: string;
+  to: string;
+  context: HandoffContext;
+  previous: readonly ChatMessage[];
+  summary?: string | null;
+}): ChatMessage[] {
+  const lines = spokenLines(input.previous);
+  const context: ChatMessage[] =
+    input.context === 'all'
+      ? lines
+      : input.context === 'summary'
+        ? [{ role: 'system', content: `Summary of the conversation so far: ${input.summary ?? '(none)'}` }]
+        : lines.slice(Math.max(0, lines.length - input.context.last));
+  return [
+    { role: 'system', content: input.systemPrompt },
+    ...context,
+    {
+      role: 'system',
+      content: `The caller was handed to you (${input.to}) by ${input.from}. Continue the conversation: answer the caller now.`,
+    },
+  ];
+}

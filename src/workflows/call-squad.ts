@@ -1,0 +1,174 @@
+/**
+ * `CallSquad`: a squad's call (`CallWorkflowInput.squad`), for one run of `callWorkflow`. It owns which
+ * member answers and how many hand-offs were made; it offers the current member's model one
+ * `handoff_to_<name>` function per hand-off the member may make (src/shared/squads.ts), and when the model
+ * calls one it hands the call over between two model turns (`complete`): the target member's agent
+ * snapshot becomes the call's (system prompt, model, tools, knowledge), its conversation starts from the
+ * hand-off's context policy (the summary written by the `generateReply` activity, durable, and kept on the
+ * entry), a `handoff` transcript entry is recorded and `call.handed_off` emitted. Past `max_handoffs` a
+ * hand-off goes to the `overflow` member, or is refused (the model is told) when the squad has none.
+ *
+ * Calls without a squad never construct it: their commands are unchanged.
+ *
+ * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and sibling workflow files.
+ */
+import { callSystemPrompt, type ToolCall } from '../shared/assistant';
+import type { AgentSnapshot, CallSquad as CallSquadInput, CallSquadMember, CallWorkflowInput } from '../shared/calls';
+import {
+  contextLabel,
+  handoffFunction,
+  handoffMessages,
+  HANDOFF_TOOL_PREFIX,
+  type HandoffContext,
+} from '../shared/squads';
+import { summaryLlm } from './call-activities';
+import type { CallRecord } from './call-record';
+import type { CallTools } from './call-tools';
+import type { CallTranscript } from './call-transcript';
+import type { ToolEffect } from './tools';
+
+/** What the model is asked for a `summary` hand-off. */
+const HANDOFF_SUMMARY_REQUEST =
+  'The caller is being handed to another assistant. Summarize this call for it in at most three short sentences: who is calling, what they need, and what was already done or agreed. Answer with the summary only.';
+
+/** The functions the current member offers and their handler, as `assistantTurn` takes them. */
+export interface WorkflowFunctions {
+  functions: { name: string; description: string; parameters: Record<string, unknown> }[];
+  handle(call: ToolCall): ToolEffect;
+}
+
+/** A squad call's members, the one answering and the hand-offs so far. */
+export class CallSquad {
+  /** The member answering now. */
+  current: CallSquadMember;
+  /** Hand-offs made so far on this call. */
+  handoffs: number;
+  /** A hand-off the model asked for in the turn under way, made once the turn's tools are done. */
+  private pending: { to: CallSquadMember; context: HandoffContext } | null = null;
+
+  constructor(
+    private readonly input: CallWorkflowInput,
+    private readonly squad: CallSquadInput,
+    private readonly record: CallRecord,
+    private readonly transcript: CallTranscript,
+    private readonly tools: CallTools,
+  ) {
+    const resumed = input.continuation?.squad;
+    this.current = this.member(resumed?.current ?? squad.start);
+    this.handoffs = resumed?.handoffs ?? 0;
+    transcript.speaker = speakerOf(this.current.agent);
+  }
+
+  /** The agent answering now (its snapshot at the version the call fixed). */
+  get agent(): AgentSnapshot {
+    return this.current.agent;
+  }
+
+  /** Whether a hand-off waits to be made (`complete`). */
+  get handingOff(): boolean {
+    return this.pending !== null;
+  }
+
+  private member(name: string): CallSquadMember {
+    const found = this.squad.members.find((m) => m.name === name);
+    if (!found) throw new Error(`squad ${this.squad.id} has no member '${name}'`);
+    return found;
+  }
+
+  /** The hand-off functions of the current member (none once the call stops), with their handler. */
+  functions(): WorkflowFunctions | undefined {
+    if (this.current.handoffs.length === 0) return undefined;
+    return {
+      functions: this.current.handoffs.map(handoffFunction),
+      handle: (call) => this.ask(call),
+    };
+  }
+
+  /**
+   * The model called `handoff_to_<name>`: the hand-off is made after the turn's tools (`complete`), to
+   * the member named, or past `max_handoffs` to `overflow`; refused (an error for the model) without one,
+   * or while one is already pending in this turn.
+   */
+  private ask(call: ToolCall): ToolEffect {
+    const name = call.name.slice(HANDOFF_TOOL_PREFIX.length);
+    const handoff = this.current.handoffs.find((h) => h.to === name);
+    if (!handoff) return { summary: `Error: no hand-off to '${name}'.`, ends: false };
+    if (this.pending !== null) return { summary: 'Error: a hand-off is already under way.', ends: false };
+    let to = name;
+    if (this.handoffs >= this.squad.max_handoffs) {
+      if (this.squad.overflow === null || this.squad.overflow === this.current.name)
+        return {
+          summary: `Error: this call has made its ${this.squad.max_handoffs} hand-offs; keep helping the caller yourself.`,
+          ends: false,
+        };
+      to = this.squad.overflow;
+    }
+    this.pending = { to: this.member(to), context: handoff.context };
+    // Ends the turn's tool rounds: the next member answers with its own prompt and tools.
+    return { summary: `Handed off to ${to}.`, ends: true };
+  }
+
+  /**
+   * Makes the pending hand-off: the summary (a `summary` policy: the `generateReply` activity over the
+   * conversation so far, durable), the target's conversation (src/shared/squads.ts `handoffMessages`), its
+   * agent switched in (tools resolved again), the `handoff` entry recorded with the turns before it, and
+   * `call.handed_off` emitted with the call showing its new `squad_member`.
+   */
+  async complete(): Promise<void> {
+    const pending = this.pending;
+    if (pending === null) return;
+    const { input, transcript } = this;
+    const from = this.current;
+    const to = pending.to;
+    const summary = pending.context === 'summary' ? await this.summarize() : null;
+    const systemPrompt = callSystemPrompt({
+      agent: to.agent,
+      ...(input.direction === 'inbound' ? { to: input.from ?? 'an unknown caller', inbound: true } : { to: input.to }),
+      context: input.context,
+      form: input.campaign?.form,
+    });
+    transcript.handOff(
+      {
+        from: from.name,
+        to: to.name,
+        context: contextLabel(pending.context),
+        ...(summary !== null ? { summary } : {}),
+      },
+      handoffMessages({
+        systemPrompt,
+        from: from.name,
+        to: to.name,
+        context: pending.context,
+        previous: transcript.messages,
+        summary,
+      }),
+    );
+    this.current = to;
+    this.handoffs++;
+    this.pending = null;
+    this.tools.switchAgent(to.agent);
+    transcript.speaker = speakerOf(to.agent);
+    await transcript.flushTurns();
+    await this.record.transition(this.record.status, { squad_member: to.name }, ['call.handed_off']);
+  }
+
+  /** The model's summary of the conversation so far (null when it wrote none). */
+  private async summarize(): Promise<string | null> {
+    const { input, transcript } = this;
+    const reply = await summaryLlm.generateReply.executeWithOptions({ summary: 'summary for a squad hand-off' }, [
+      {
+        callId: input.callId,
+        model: this.current.agent.model,
+        messages: [...transcript.messages, { role: 'system', content: HANDOFF_SUMMARY_REQUEST }],
+        ...transcript.history(),
+        tools: [],
+      },
+    ]);
+    return reply.text;
+  }
+}
+
+/** What marks an assistant turn of a squad call: the agent that said it and its version. */
+function speakerOf(agent: AgentSnapshot): { id: string; version: number | null } {
+  return { id: agent.id, version: agent.version ?? null };
+}
