@@ -106,3 +106,13 @@ export const summaryLlm = proxyActivities<typeof llmActivities>({
   startToCloseTimeout: '60 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 2 },
 });
+
+/**
+ * A squad's `summary` hand-off (src/workflows/call-squad.ts): one LLM request of a few sentences while the
+ * caller waits for the next member, so an attempt whose worker died is given up after 20 s (no heartbeat:
+ * the request is one HTTP exchange) and tried again, three attempts in all.
+ */
+export const handoffLlm = proxyActivities<typeof llmActivities>({
+  startToCloseTimeout: '20 seconds',
+  retry: { initialInterval: '1 second', maximumAttempts: 3 },
+});

@@ -21,7 +21,7 @@ import {
   HANDOFF_TOOL_PREFIX,
   type HandoffContext,
 } from '../shared/squads';
-import { summaryLlm } from './call-activities';
+import { handoffLlm } from './call-activities';
 import type { CallRecord } from './call-record';
 import type { CallTools } from './call-tools';
 import type { CallTranscript } from './call-transcript';
@@ -155,7 +155,7 @@ export class CallSquad {
   /** The model's summary of the conversation so far (null when it wrote none). */
   private async summarize(): Promise<string | null> {
     const { input, transcript } = this;
-    const reply = await summaryLlm.generateReply.executeWithOptions({ summary: 'summary for a squad hand-off' }, [
+    const reply = await handoffLlm.generateReply.executeWithOptions({ summary: 'summary for a squad hand-off' }, [
       {
         callId: input.callId,
         model: this.current.agent.model,

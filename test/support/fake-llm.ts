@@ -35,7 +35,7 @@
  * marker asks for (default pass: score 90; fail: 20), its reason quoting the transcript's first caller line;
  * `garbage` answers text that is not JSON, `bad-quote` a quote the transcript does not hold.
  * A chat request not streamed waits `delayMs` (default 0; a fixed model time for latency tests and
- * bench/voice.ts) before it is answered.
+ * bench/voice.ts) before it is answered; a request the `hold` predicate picks is never answered.
  * A request with `stream: true` is answered as server-sent events (`chat.completion.chunk`s, then
  * `data: [DONE]`): the text word by word, the first after `streaming.firstTokenMs` and the next ones
  * `streaming.tokenGapMs` apart, tool calls in one chunk, and the `usage` chunk when
@@ -74,6 +74,11 @@ export interface FakeLlm {
   streaming: { firstTokenMs: number; tokenGapMs: number };
   /** How long a chat answer not streamed takes (ms, default 0); change it between tests. */
   delayMs: number;
+  /**
+   * Requests it answers true for are held unanswered until their client goes (a worker killed while the
+   * model "thinks"); null (default) holds none. Kept in `requests` like any other.
+   */
+  hold: ((body: FakeLlm['requests'][number]) => boolean) | null;
   /** OpenAI's audio API on the same server (test/support/fake-audio.ts). */
   audio: FakeAudio;
   /** Embedding requests: the model and the inputs. */
@@ -86,7 +91,11 @@ export interface FakeLlm {
 export async function startFakeLlm(): Promise<FakeLlm> {
   const requests: FakeLlm['requests'] = [];
   // Read at each request, so a test may assign a new `streaming` object.
-  const knobs = { streaming: { firstTokenMs: 0, tokenGapMs: 0 }, delayMs: 0 };
+  const knobs: Pick<FakeLlm, 'streaming' | 'delayMs' | 'hold'> = {
+    streaming: { firstTokenMs: 0, tokenGapMs: 0 },
+    delayMs: 0,
+    hold: null,
+  };
   let seq = 0;
   const audio = fakeAudio();
   const embeddingRequests: FakeLlm['embeddingRequests'] = [];
@@ -120,6 +129,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       if (req.url?.endsWith('/embeddings')) return embeddingsAnswer(body, res);
       body.atMs = Date.now();
       requests.push(body);
+      if (knobs.hold?.(body)) return void (await new Promise((r) => res.once('close', r)));
       const users = (body.messages ?? []).filter((m: { role: string }) => m.role === 'user');
       const last: string = users[users.length - 1]?.content ?? '';
       const send = (status: number, payload: unknown) => {
@@ -265,6 +275,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     },
     set delayMs(value) {
       knobs.delayMs = value;
+    },
+    get hold() {
+      return knobs.hold;
+    },
+    set hold(value) {
+      knobs.hold = value;
     },
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
