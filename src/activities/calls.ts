@@ -238,6 +238,7 @@ export async function recordTurns(input: RecordTurnsInput): Promise<void> {
         ...(t.latency ? { latency_json: turnLatencyJson(t.latency) } : {}),
         ...(t.agent ? { agent_id: t.agent.id, agent_version: t.agent.version } : {}),
         ...(t.handoff ? { handoff_json: JSON.stringify(t.handoff) } : {}),
+        ...(t.handoffPrompt !== undefined ? { handoff_prompt: t.handoffPrompt } : {}),
         at_ms: t.atMs,
       });
     }),

@@ -266,6 +266,8 @@ const callTurnSchema = new Schema(
     agent_version: { type: Number, default: null },
     /** `handoff` entries (src/shared/assistant.ts `CallTurnInput.handoff`), JSON `{from, to, context, summary?}`. */
     handoff_json: { type: String, default: null },
+    /** `handoff` entries: the receiving member's system prompt (`callConversation` starts from it); not rendered. */
+    handoff_prompt: { type: String, default: null },
     at_ms: { type: Number, required: true },
   },
   base,

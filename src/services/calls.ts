@@ -38,6 +38,7 @@ import { openingSentences, type RecordingConsentMode } from '../shared/recording
 import { decideRecordingConsent } from './recording-consent';
 import type { AnalysisPlan } from '../shared/analysis';
 import { systemPrompt, type AssistantAgent, type ChatMessage } from '../shared/assistant';
+import { contextOfLabel, handoffMessages } from '../shared/squads';
 import { addLogContext } from '../logger';
 import { searchAttributeKeys } from '../platform/temporal';
 import { paymentConnectorOf } from './payments';
@@ -357,7 +358,10 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
  * The conversation of a call as the model sees it: the system prompt (built from the agent snapshot,
  * the number called and the call's `context`, src/shared/assistant.ts `systemPrompt`, as the workflow built it) and every
  * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
- * message carrying the tool call and the tool's answer; `note` turns a system message.
+ * message carrying the tool call and the tool's answer; `note` turns a system message. On a squad's call
+ * a `handoff` entry starts the conversation again as the hand-off gave it to the receiving member (its
+ * system prompt stored on the entry, the context its policy keeps of the conversation before:
+ * src/shared/squads.ts `handoffMessages`), as src/workflows/call-squad.ts built it.
  * @throws Error when the call has no document (the workflow writes it before any turn)
  */
 export async function callConversation(callId: string): Promise<ChatMessage[]> {
@@ -365,7 +369,7 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
   if (!call) throw new Error(`call ${callId} has no document`);
   const agent = JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null;
   if (!agent) throw new Error(`call ${callId} has no agent snapshot`);
-  const messages: ChatMessage[] = [
+  let messages: ChatMessage[] = [
     {
       role: 'system',
       content: systemPrompt(agent, {
@@ -384,8 +388,7 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
     } else if (t.role === 'assistant') messages.push({ role: 'assistant', content: t.text });
     else if (t.role === 'system') messages.push({ role: 'system', content: t.text });
     else if (t.role === 'note') messages.push({ role: 'system', content: noteMessage(t.text) });
-    else if (t.role === 'handoff')
-      continue; // a squad's hand-off: no message (its context is the member's own)
+    else if (t.role === 'handoff') messages = handedMessages(t, messages);
     else {
       const id = t.tool_call_id ?? `tc_${t.seq}`;
       const call = { id, name: t.tool_name ?? 'unknown', arguments: t.tool_arguments_json ?? '{}' };
@@ -396,4 +399,30 @@ export async function callConversation(callId: string): Promise<ChatMessage[]> {
     }
   }
   return messages;
+}
+
+/**
+ * The conversation a squad's `handoff` entry gave the receiving member, from the conversation before it;
+ * an entry without its stored prompt (or with a policy label it never writes) keeps `before` as it is.
+ */
+function handedMessages(
+  t: { handoff_json?: string | null; handoff_prompt?: string | null },
+  before: ChatMessage[],
+): ChatMessage[] {
+  const entry = JSON.parse(t.handoff_json ?? 'null') as {
+    from: string;
+    to: string;
+    context: string;
+    summary?: string;
+  } | null;
+  const context = entry ? contextOfLabel(entry.context) : null;
+  if (!entry || context === null || t.handoff_prompt == null) return before;
+  return handoffMessages({
+    systemPrompt: t.handoff_prompt,
+    from: entry.from,
+    to: entry.to,
+    context,
+    previous: before,
+    summary: entry.summary ?? null,
+  });
 }

@@ -101,6 +101,11 @@ export interface CallTurnInput {
   agent?: { id: string; version: number | null };
   /** `handoff` entries: who handed the call to whom, with which context policy, and the summary given. */
   handoff?: { from: string; to: string; context: string; summary?: string };
+  /**
+   * `handoff` entries: the receiving member's system prompt, stored (never shown) so that the model's
+   * conversation can be rebuilt from the entry on (src/services/calls.ts `callConversation`).
+   */
+  handoffPrompt?: string;
   /** Who had the turn said or added when not the assistant itself (`api`: `say` and `context`); absent otherwise. */
   author?: 'api';
   /** Its entry's number in the call's live stream (src/models/calls.ts `CallStreamEntry`); absent: not streamed. */

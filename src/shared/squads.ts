@@ -78,6 +78,13 @@ export function contextLabel(context: HandoffContext): string {
   return typeof context === 'string' ? context : `last:${context.last}`;
 }
 
+/** The context policy of a transcript entry's label (`contextLabel`'s inverse); null for a label it never writes. */
+export function contextOfLabel(label: string): HandoffContext | null {
+  if (label === 'all' || label === 'summary') return label;
+  const last = /^last:(\d+)$/.exec(label);
+  return last ? { last: Number(last[1]) } : null;
+}
+
 /**
  * The spoken conversation of a model's messages: the caller's and the assistant's lines with words, in
  * order (no system prompts, notes or tool traffic: those were the previous member's own).

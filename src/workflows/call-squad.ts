@@ -56,6 +56,10 @@ export class CallSquad {
     const resumed = input.continuation?.squad;
     this.current = this.member(resumed?.current ?? squad.start);
     this.handoffs = resumed?.handoffs ?? 0;
+    // A continued run answers with the member the last run left the caller with: its model, tools (resolved
+    // when the conversation starts) and knowledge; its conversation comes from the store, rebuilt from the
+    // last `handoff` entry on (src/services/calls.ts `callConversation`).
+    if (this.current.name !== squad.start) tools.switchAgent(this.current.agent, false);
     transcript.speaker = speakerOf(this.current.agent);
   }
 
@@ -134,6 +138,7 @@ export class CallSquad {
         context: contextLabel(pending.context),
         ...(summary !== null ? { summary } : {}),
       },
+      systemPrompt,
       handoffMessages({
         systemPrompt,
         from: from.name,

@@ -86,15 +86,16 @@ export class CallTools {
    * A squad's hand-off (src/workflows/call-squad.ts): the tools from now on are `agent`'s (its transfer
    * settings, optional and switched-off built-ins, its organization's tools resolved again) and the LLM
    * activity loads `agent`'s knowledge.
+   * @param resolveNow whether its organization's tools are resolved now (false: at the next `resolve`)
    */
-  switchAgent(agent: AgentSnapshot): void {
+  switchAgent(agent: AgentSnapshot, resolveNow = true): void {
     this.agent = agent;
     this.context.agentId = agent.id;
     const { record, warm, line } = this.targets;
     this.handlers = this.callTools(record, warm, line);
     const { payments } = this;
     if (payments?.offered) this.handlers.collect_payment = (args, key) => payments.collect(args, key);
-    this.resolve();
+    if (resolveNow) this.resolve();
   }
 
   /**

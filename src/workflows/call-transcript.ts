@@ -170,15 +170,18 @@ export class CallTranscript {
   /**
    * A squad's hand-off (src/workflows/call-squad.ts): a `handoff` entry (who to whom, the context policy,
    * the summary), and the model's conversation from now on is `messages` (the receiving member's system
-   * prompt and context). A continued run (no chat log) starts the pending messages from them.
+   * prompt and context). A continued run (no chat log) starts the pending messages from them; once the
+   * entry is recorded (with `prompt`, the receiving member's system prompt) its LLM activity rebuilds the
+   * same messages from the store (src/services/calls.ts `callConversation`).
    */
-  handOff(entry: NonNullable<CallTurnInput['handoff']>, messages: ChatMessage[]): void {
+  handOff(entry: NonNullable<CallTurnInput['handoff']>, prompt: string, messages: ChatMessage[]): void {
     this.pendingTurns.push({
       seq: this.turnCount++,
       role: 'handoff',
       text: `${entry.from} → ${entry.to}`,
       atMs: Date.now(),
       handoff: entry,
+      handoffPrompt: prompt,
       ...this.record.nextStreamEntry(),
     });
     if (this.chatLog) this.chatLog.splice(0, this.chatLog.length, ...messages);

@@ -5,7 +5,9 @@
  */
 import { expect } from 'chai';
 import { h, newTenant, request, waitForCall } from '../support/harness';
+import { CallTurn } from '../../src/models/calls';
 import { Event } from '../../src/models/events';
+import { decodePayload } from '../support/history';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -220,5 +222,108 @@ describe('squads', function () {
     expect(events).to.have.length(3);
     const members = events.map((e) => JSON.parse(e.payload_json).data.object.squad_member).sort();
     expect(members).to.deep.equal(['billing', 'booking', 'reception']);
+  });
+});
+
+describe('squads: a call that continues as new', function () {
+  this.timeout(240_000);
+
+  it('answers on with the member it was handed to: its prompt, the handed context, its tools', async () => {
+    const t = await newTenant();
+    const reception = await createAgent(t, 'Reception', 'You are the receptionist of Acme Dental.');
+    const booking = await createAgent(t, 'Booking', 'You book appointments at Acme Dental.');
+    const billing = await createAgent(t, 'Billing', 'You answer billing questions at Acme Dental.');
+    const squad = await post(t, '/v1/squads', {
+      name: 'Long desk',
+      start: 'reception',
+      members: [
+        {
+          name: 'reception',
+          agent_id: reception.id,
+          handoffs: [{ to: 'booking', description: 'The caller wants an appointment.', context: 'all' }],
+        },
+        {
+          name: 'booking',
+          agent_id: booking.id,
+          handoffs: [{ to: 'billing', description: 'The caller asks about a bill.', context: { last: 2 } }],
+        },
+        { name: 'billing', agent_id: billing.id, handoffs: [] },
+      ],
+    });
+    expect(squad.status, JSON.stringify(squad.body)).to.equal(200);
+    // 500 turns make a run continue as new (src/workflows/call-turns.ts LOCAL_TURNS_PER_RUN): well before the end.
+    const fillers = Array.from({ length: 256 }, (_, i) => `line ${i}`);
+    const res = await post(t, '/v1/calls', {
+      to: '+14155550166',
+      squad_id: squad.body.id,
+      simulation: { caller: ['Hello.', 'HANDOFF booking', ...fillers, 'HANDOFF billing', 'Bye.'] },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const id = res.body.id as string;
+    const call = await waitForCall(t.testKey, id, undefined, 180_000);
+    expect(call).to.include({ status: 'completed', squad_member: 'billing' });
+
+    // The last run began with booking answering, after one hand-off.
+    const runs: string[] = [];
+    for await (const r of h().env.client.workflow.list({
+      query: `WorkflowId = '${id}' AND ExecutionStatus = 'ContinuedAsNew'`,
+    }))
+      runs.push(r.runId);
+    expect(runs, 'runs that continued as new').to.have.length(1);
+    const lastRun = (await h().env.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    const input = await decodePayload<{ continuation?: { squad?: unknown } }>(
+      lastRun[0].workflowExecutionStartedEventAttributes?.input?.payloads?.[0],
+    );
+    expect(input.continuation?.squad).to.deep.equal({ current: 'booking', handoffs: 1 });
+
+    type Req = { messages: { role: string; content: string | null }[]; tools?: { function: { name: string } }[] };
+    const chats = (h().llm.requests as (Req & { user?: string })[]).filter((r) => r.user === id);
+    const plain = (r: Req) => r.messages.map((m) => ({ role: m.role, content: m.content }));
+    const toolNames = (r: Req) => (r.tools ?? []).map((x) => x.function.name);
+    const lastLine = (r: Req) => String(r.messages.at(-1)?.content);
+    // Each filler's request is the one before with its answer and the next line, across the new run too.
+    const fillerAsks = fillers.map((line) => chats.filter((r) => lastLine(r) === line));
+    for (const [i, asks] of fillerAsks.entries()) {
+      expect(asks, fillers[i]).to.have.length(1);
+      expect(String(asks[0].messages[0].content), fillers[i]).to.include('You book appointments');
+      expect(toolNames(asks[0]), fillers[i]).to.include('handoff_to_billing').and.not.include('handoff_to_booking');
+      if (i === 0) continue;
+      expect(plain(asks[0]), fillers[i]).to.deep.equal([
+        ...plain(fillerAsks[i - 1][0]),
+        { role: 'assistant', content: `You said: ${fillers[i - 1]}` },
+        { role: 'user', content: fillers[i] },
+      ]);
+    }
+    // booking's first request: its prompt, every line said before (context "all"), the hand-off note.
+    const first = plain(fillerAsks[0][0]);
+    expect(first[1].role, 'the opening (AI disclosure)').to.equal('assistant');
+    expect(first.slice(2, 6)).to.deep.equal([
+      { role: 'user', content: 'Hello.' },
+      { role: 'assistant', content: 'You said: Hello.' },
+      { role: 'user', content: 'HANDOFF booking' },
+      {
+        role: 'system',
+        content:
+          'The caller was handed to you (booking) by reception. Continue the conversation: answer the caller now.',
+      },
+    ]);
+    // billing (handed in the continued run, context {last: 2}): its prompt, the last two lines, the note.
+    const billingAsks = chats.filter((r) => String(r.messages[0].content).includes('You answer billing'));
+    expect(billingAsks.map(lastLine).at(-1)).to.equal('Bye.');
+    expect(plain(billingAsks[0]).slice(1)).to.deep.equal([
+      { role: 'assistant', content: `You said: ${fillers.at(-1)}` },
+      { role: 'user', content: 'HANDOFF billing' },
+      {
+        role: 'system',
+        content: 'The caller was handed to you (billing) by booking. Continue the conversation: answer the caller now.',
+      },
+    ]);
+    const handoffs = await CallTurn.find({ call_id: id, role: 'handoff' }).sort({ seq: 1 }).lean();
+    expect(handoffs.map((x) => JSON.parse(x.handoff_json ?? 'null'))).to.deep.equal([
+      { from: 'reception', to: 'booking', context: 'all' },
+      { from: 'booking', to: 'billing', context: 'last:2' },
+    ]);
+    const bye = await CallTurn.findOne({ call_id: id, role: 'assistant', text: 'You said: Bye.' }).lean();
+    expect(bye?.agent_id).to.equal(billing.id);
   });
 });
