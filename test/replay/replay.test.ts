@@ -53,6 +53,10 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it("has recorded a callWorkflow history of a squad's call (a hand-off per context policy)", () => {
+    expect(files).to.include('call-squad.json');
+  });
+
   it('has recorded callWorkflow histories of voicemail', () => {
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
       'call-voicemail.json',

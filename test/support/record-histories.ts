@@ -40,6 +40,8 @@
  * Steering: `steered` (a test call given a `context` note, a `say` line at the pause and one
  * with `interrupt`).
  *
+ * Squads: `squad` (a squad's call handed through three members, one hand-off per context policy).
+ *
  * For a call that continued as new, the first run's history is written (the one that decided to).
  */
 import fs from 'node:fs';
@@ -276,6 +278,34 @@ async function main(): Promise<void> {
         await waitForCall(t.testKey, id, (c) => c.status === 'ringing');
         await request('POST', `/v1/calls/${id}/end`, { key: t.testKey });
         return id;
+      },
+      // A squad's call: reception hands to booking (context "all"), booking to billing ({last: 2}),
+      // billing back to reception ("summary": the summary activity), which answers the last line.
+      squad: async () => {
+        const members = [];
+        for (const [name, instructions, to, context] of [
+          ['reception', 'You are the receptionist.', 'booking', 'all'],
+          ['booking', 'You book appointments.', 'billing', { last: 2 }],
+          ['billing', 'You answer billing questions.', 'reception', 'summary'],
+        ] as const) {
+          const agent = await request('POST', '/v1/agents', { key: t.testKey, body: { name, instructions } });
+          if (agent.status !== 200) throw new Error(JSON.stringify(agent.body));
+          members.push({
+            name,
+            agent_id: agent.body.id as string,
+            handoffs: [{ to, description: `Hand the caller to ${to}.`, context }],
+          });
+        }
+        const squad = await request('POST', '/v1/squads', {
+          key: t.testKey,
+          body: { name: 'Recorded squad', start: 'reception', members },
+        });
+        if (squad.status !== 200) throw new Error(JSON.stringify(squad.body));
+        return place({
+          agent_id: undefined,
+          squad_id: squad.body.id,
+          simulation: { caller: ['Hello.', 'HANDOFF booking', 'HANDOFF billing', 'HANDOFF reception', 'Bye.'] },
+        });
       },
       'continued-as-new': async () =>
         place({ simulation: { caller: Array.from({ length: 260 }, (_, i) => `line ${i}`) } }),
