@@ -242,4 +242,47 @@ describe('squads on other channels', function () {
       ['You said: Bye.', booking.id],
     ]);
   });
+
+  it('runs a test suite against a squad: each persona call is a squad call that hands off', async () => {
+    const created = await post(t, `/v1/agents/${reception.id}/test_suites`, {
+      name: 'Front desk',
+      scenarios: [
+        {
+          name: 'books',
+          persona: 'Ada. FAKE_PERSONA: Hello. | HANDOFF booking | BYE Thanks, bye.',
+          goal: 'Book a cleaning.',
+          rubric: 'FAKE_JUDGE:pass Booking answers.',
+          max_turns: 5,
+        },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const suite = created.body;
+    const refused: [unknown, number, string][] = [
+      [{ squad_id: squad.id, version: 1 }, 400, 'squad_id'],
+      [{ squad_id: 'sqd_00000000000000000000000000' }, 404, 'squad_id'],
+    ];
+    for (const [body, status, param] of refused) {
+      const res = await post(t, `/v1/test_suites/${suite.id}/runs`, body);
+      expect(res.status, JSON.stringify(res.body)).to.equal(status);
+      expect(res.body.error.param).to.equal(param);
+    }
+    const started = await post(t, `/v1/test_suites/${suite.id}/runs`, { squad_id: squad.id });
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    expect(started.body).to.include({ squad_id: squad.id, agent_version: null });
+    let run = started.body;
+    for (let i = 0; run.status !== 'completed' && i < 300; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      run = (await get(t, `/v1/test_suite_runs/${run.id}`)).body;
+    }
+    expect(run.counts).to.include({ passed: 1, errored: 0 });
+    const call = await waitForCall(t.testKey, run.results[0].call_id);
+    expect(call).to.include({ squad_id: squad.id, squad_member: 'booking', agent_id: reception.id });
+    const turns = (await get(t, `/v1/calls/${call.id}/transcript`)).body.turns;
+    expect(speakers(turns)).to.deep.equal([
+      ['You said: Hello.', reception.id],
+      ['handoff', { from: 'reception', to: 'booking', context: 'all' }],
+      ['You said: HANDOFF booking', booking.id],
+    ]);
+  });
 });
