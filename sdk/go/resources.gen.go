@@ -1224,6 +1224,7 @@ var eventTypes = map[string]func() any{
 	"call.handed_off":                  func() any { return new(CallEvent) },
 	"call.analyzed":                    func() any { return new(CallEvent) },
 	"conversation.needs_person":        func() any { return new(ConversationEvent) },
+	"conversation.handed_off":          func() any { return new(ConversationEvent) },
 	"conversation.analyzed":            func() any { return new(ConversationAnalyzedEvent) },
 	"message.received":                 func() any { return new(MessageEvent) },
 	"message.sent":                     func() any { return new(MessageEvent) },

@@ -744,6 +744,7 @@ const (
 
 // Defines values for ConversationEventType.
 const (
+	ConversationHandedOff   ConversationEventType = "conversation.handed_off"
 	ConversationNeedsPerson ConversationEventType = "conversation.needs_person"
 )
 
@@ -947,6 +948,7 @@ const (
 	MessageAuthorApi       MessageAuthor = "api"
 	MessageAuthorAssistant MessageAuthor = "assistant"
 	MessageAuthorCustomer  MessageAuthor = "customer"
+	MessageAuthorHandoff   MessageAuthor = "handoff"
 	MessageAuthorPerson    MessageAuthor = "person"
 )
 
@@ -2641,7 +2643,13 @@ type AnalyzedConversation struct {
 	Livemode      bool                       `json:"livemode"`
 	Object        AnalyzedConversationObject `json:"object"`
 	ServiceNumber string                     `json:"service_number"`
-	Status        AnalyzedConversationStatus `json:"status"`
+
+	// SquadId The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent.
+	SquadId *string `json:"squad_id"`
+
+	// SquadMember A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad.
+	SquadMember *string                    `json:"squad_member"`
+	Status      AnalyzedConversationStatus `json:"status"`
 
 	// TakenBy The staff user (`usr_…`) who took the conversation over in the console; null otherwise.
 	TakenBy *string `json:"taken_by"`
@@ -2765,6 +2773,7 @@ type AvailablePhoneNumberListObject string
 
 // BulkCall A campaign that calls a list of contacts and fills a form on each call.
 type BulkCall struct {
+	// AgentId The agent of its calls; a squad's campaign: the squad's start member's agent.
 	AgentId string `json:"agent_id"`
 
 	// CompletedAt Unix time in seconds.
@@ -2791,8 +2800,11 @@ type BulkCall struct {
 	Schedule *BulkCallSchedule `json:"schedule"`
 
 	// Simulation Test mode: how a simulated call goes (what the caller says, the outcome, timings, a transfer).
-	Simulation *Simulation    `json:"simulation,omitempty"`
-	Status     BulkCallStatus `json:"status"`
+	Simulation *Simulation `json:"simulation,omitempty"`
+
+	// SquadId The squad its calls run (each starts as a squad call: `POST /v1/calls` with `squad_id`); null: one agent.
+	SquadId *string        `json:"squad_id"`
+	Status  BulkCallStatus `json:"status"`
 }
 
 // BulkCallObject defines model for BulkCall.Object.
@@ -3805,7 +3817,13 @@ type Conversation struct {
 	Livemode      bool               `json:"livemode"`
 	Object        ConversationObject `json:"object"`
 	ServiceNumber string             `json:"service_number"`
-	Status        ConversationStatus `json:"status"`
+
+	// SquadId The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent.
+	SquadId *string `json:"squad_id"`
+
+	// SquadMember A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad.
+	SquadMember *string            `json:"squad_member"`
+	Status      ConversationStatus `json:"status"`
 
 	// TakenBy The staff user (`usr_…`) who took the conversation over in the console; null otherwise.
 	TakenBy *string `json:"taken_by"`
@@ -3855,7 +3873,7 @@ type ConversationAnalyzedEventData struct {
 	Object AnalyzedConversation `json:"object"`
 }
 
-// ConversationEvent An event of type `conversation.needs_person`: `data.object` is the object as it was then.
+// ConversationEvent An event of type `conversation.needs_person`, `conversation.handed_off`: `data.object` is the object as it was then.
 type ConversationEvent struct {
 	// ApiVersion The API version the event was rendered with.
 	ApiVersion string `json:"api_version"`
@@ -4432,6 +4450,13 @@ type McpToolType string
 
 // Message A WhatsApp, SMS or web-widget message, received or sent.
 type Message struct {
+	// AgentId An assistant reply of a squad's conversation: the member's agent that wrote it.
+	AgentId *string `json:"agent_id,omitempty"`
+
+	// AgentVersion An assistant reply of a squad's conversation: the version of `agent_id` that wrote it.
+	AgentVersion *int `json:"agent_version,omitempty"`
+
+	// Author `handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).
 	Author         MessageAuthor  `json:"author"`
 	Channel        MessageChannel `json:"channel"`
 	ConversationId string         `json:"conversation_id"`
@@ -4441,6 +4466,7 @@ type Message struct {
 	Direction MessageDirection `json:"direction"`
 	Error     *MessageError    `json:"error"`
 	From      string           `json:"from"`
+	Handoff   *MessageHandoff  `json:"handoff,omitempty"`
 	Id        string           `json:"id"`
 	Livemode  bool             `json:"livemode"`
 	Object    MessageObject    `json:"object"`
@@ -4459,7 +4485,7 @@ type Message struct {
 	UserId *string `json:"user_id"`
 }
 
-// MessageAuthor defines model for Message.Author.
+// MessageAuthor `handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).
 type MessageAuthor string
 
 // MessageChannel defines model for Message.Channel.
@@ -4507,6 +4533,21 @@ type MessageEventType string
 type MessageEventData struct {
 	// Object A WhatsApp, SMS or web-widget message, received or sent.
 	Object Message `json:"object"`
+}
+
+// MessageHandoff defines model for MessageHandoff.
+type MessageHandoff struct {
+	// Context What it was given: `all`, `last:N` or `summary`.
+	Context string `json:"context"`
+
+	// From The member that handed the conversation over.
+	From string `json:"from"`
+
+	// Summary A `summary` hand-off: the summary it was given.
+	Summary *string `json:"summary,omitempty"`
+
+	// To The member answering from then on.
+	To string `json:"to"`
 }
 
 // MessageList A page of `Message` objects.
@@ -4665,6 +4706,9 @@ type PhoneNumber struct {
 
 	// Source How it came to the organization: `bought` through the service (released at Twilio when deleted), `imported` from the organization's Twilio account (only detached when deleted), `simulated` (test mode), `connected` (stored before numbers needed proof), `sip_trunk` (carried by one of its SIP trunks; deleting it removes it from the trunk).
 	Source PhoneNumberSource `json:"source"`
+
+	// SquadId The squad answering instead of `agent_id`: inbound calls start as squad calls, new conversations are answered by its members; null: none.
+	SquadId *string `json:"squad_id"`
 }
 
 // PhoneNumberChannels defines model for PhoneNumber.Channels.
@@ -5070,13 +5114,16 @@ type TestSuiteRun struct {
 	Counts      TestSuiteRunCounts `json:"counts"`
 
 	// Created Unix time in seconds.
-	Created     int                       `json:"created"`
-	Id          string                    `json:"id"`
-	Livemode    bool                      `json:"livemode"`
-	Object      TestSuiteRunObject        `json:"object"`
-	Results     []TestSuiteRunResultsItem `json:"results"`
-	Status      TestSuiteRunStatus        `json:"status"`
-	TestSuiteId string                    `json:"test_suite_id"`
+	Created  int                       `json:"created"`
+	Id       string                    `json:"id"`
+	Livemode bool                      `json:"livemode"`
+	Object   TestSuiteRunObject        `json:"object"`
+	Results  []TestSuiteRunResultsItem `json:"results"`
+
+	// SquadId The squad the scenarios' calls ran (squad calls) instead of the suite's agent; null: the agent.
+	SquadId     *string            `json:"squad_id"`
+	Status      TestSuiteRunStatus `json:"status"`
+	TestSuiteId string             `json:"test_suite_id"`
 }
 
 // TestSuiteRunObject defines model for TestSuiteRun.Object.
@@ -6549,7 +6596,8 @@ type ListBulkCallsParamsStatus string
 
 // CreateBulkCallJSONBody defines parameters for CreateBulkCall.
 type CreateBulkCallJSONBody struct {
-	AgentId  string                            `json:"agent_id"`
+	// AgentId The agent that answers each call; required unless `squad_id` is given (one of the two).
+	AgentId  *string                           `json:"agent_id,omitempty"`
 	Contacts []CreateBulkCallJSONBody_Contacts `json:"contacts"`
 	FormId   string                            `json:"form_id"`
 
@@ -6562,6 +6610,9 @@ type CreateBulkCallJSONBody struct {
 	Retry              *CreateBulkCallJSONBody_Retry      `json:"retry,omitempty"`
 	Schedule           *CreateBulkCallJSONBody_Schedule   `json:"schedule,omitempty"`
 	Simulation         *CreateBulkCallJSONBody_Simulation `json:"simulation,omitempty"`
+
+	// SquadId A squad (`sqd_…`) instead of one agent: each call starts as a squad call (its `start` member answers, the members hand off); the campaign's `agent_id` is the start member's.
+	SquadId *string `json:"squad_id,omitempty"`
 }
 
 // CreateBulkCallParams defines parameters for CreateBulkCall.
@@ -7763,6 +7814,9 @@ type CreatePhoneNumberJSONBody struct {
 	// Number A valid phone number in E.164 format.
 	Number     string  `json:"number"`
 	OverflowTo *string `json:"overflow_to,omitempty"`
+
+	// SquadId A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two).
+	SquadId *string `json:"squad_id,omitempty"`
 }
 
 // CreatePhoneNumberParams defines parameters for CreatePhoneNumber.
@@ -7781,6 +7835,9 @@ type UpdatePhoneNumberJSONBody struct {
 	InboundWebhookTimeoutMs *int                                 `json:"inbound_webhook_timeout_ms,omitempty"`
 	InboundWebhookUrl       *string                              `json:"inbound_webhook_url,omitempty"`
 	OverflowTo              *string                              `json:"overflow_to,omitempty"`
+
+	// SquadId A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two: setting one clears the other; null clears it).
+	SquadId *string `json:"squad_id,omitempty"`
 }
 
 // UpdatePhoneNumberParams defines parameters for UpdatePhoneNumber.
@@ -8159,6 +8216,9 @@ type ListTestSuiteRunsParams struct {
 
 // CreateTestSuiteRunJSONBody defines parameters for CreateTestSuiteRun.
 type CreateTestSuiteRunJSONBody struct {
+	// SquadId A squad (`sqd_…`) to run the scenarios against instead of the suite's agent: each persona call is a squad call (its `start` member answers, the members hand off). Not with `version` (400 naming `squad_id`); 404 naming `squad_id` when it is not a live squad of the organization.
+	SquadId *string `json:"squad_id,omitempty"`
+
 	// Version The agent version to run (404 naming `version` when it does not exist); default: the agent's current one.
 	Version *int `json:"version,omitempty"`
 }
@@ -9276,6 +9336,8 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsContactOptedOutEvent()
 	case "conversation.analyzed":
 		return t.AsConversationAnalyzedEvent()
+	case "conversation.handed_off":
+		return t.AsConversationEvent()
 	case "conversation.needs_person":
 		return t.AsConversationEvent()
 	case "erasure.completed":

@@ -23,7 +23,11 @@ import { findByIds, insertIfAbsent } from '../models/store';
 import { emitEvent } from '../services/events';
 import { redactFormValues } from '../services/redaction-policy';
 import { newCallInput, type SimulationRequest } from '../services/calls';
-import { agentVersionPicker } from '../services/agent-versions';
+import { agentVersionPicker, type VersionedAgent } from '../services/agent-versions';
+import { findLiveSquad } from '../models/squads';
+import { squadForCall } from '../services/squads';
+import { ApiError } from '../errors';
+import type { CallSquad } from '../shared/calls';
 import {
   attemptVoicemail,
   contactCallRequest,
@@ -131,7 +135,8 @@ export type PreparedCall =
  * At dial time, for each `{index, attempt, callId}`: `do_not_call` when the number must not be called
  * (src/services/do-not-call.ts `blockedPhones`: the organization's list, its contacts marked so, the
  * national registry; checked now, so a number listed after the campaign started is still skipped), `failed`
- * when the agent (deleted too: `findLiveAgent`) or form no longer exists, else the call's `callWorkflow`
+ * when the agent (deleted too: `findLiveAgent`), the squad (or a member's agent) or form no longer exists,
+ * else the call's `callWorkflow` (a squad's campaign: a squad call, `input.squad`)
  * input under `callId` (an attempt the campaign would redial on voicemail hangs up on a machine instead of
  * leaving the message when the agent says `leave_message_on: "last_attempt"`: `attemptVoicemail`).
  */
@@ -144,8 +149,8 @@ export async function prepareBulkCalls(input: {
   // By `_id` alone, the tenant checked here (see `findByIds`: FerretDB reads everything for other filters).
   const ours = <T extends { org_id: string; livemode: boolean }>(d: T | null) =>
     d && d.org_id === doc.org_id && d.livemode === doc.livemode ? d : null;
-  const [agent, form, rows] = await Promise.all([
-    findLiveAgent(tenant, doc.agent_id),
+  const [answering, form, rows] = await Promise.all([
+    campaignAnswering(doc, tenant),
     Form.findById(doc.form_id).lean().then(ours),
     findByIds(
       BulkCallResult,
@@ -164,21 +169,26 @@ export async function prepareBulkCalls(input: {
     max_duration_seconds: doc.max_duration_seconds,
   };
   const retry = JSON.parse(doc.retry_json) as { max_attempts: number; on: string[] };
-  // Each call's version is fixed now, per contact (the agent's traffic split), by the number.
-  const pick = agent ? await agentVersionPicker(agent) : null;
   const callTenant = { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) };
-  return input.items.map((item): PreparedCall => {
+  const out: PreparedCall[] = [];
+  for (const item of input.items) {
     const row = byIndex.get(item.index);
     if (!row) throw new Error(`bulk call ${input.bulkCallId} has no result row ${item.index}`);
-    if (blocked.has(row.phone)) return { index: item.index, kind: 'do_not_call' };
-    if (!agent) return { index: item.index, kind: 'failed', error: `the agent ${doc.agent_id} no longer exists` };
-    if (!form) return { index: item.index, kind: 'failed', error: `the form ${doc.form_id} no longer exists` };
-    const callInput = newCallInput(
-      item.callId,
-      callTenant,
-      pick!({ phone: row.phone }),
-      contactCallRequest(settings, rowContact(row)),
-    );
+    if (blocked.has(row.phone)) {
+      out.push({ index: item.index, kind: 'do_not_call' });
+      continue;
+    }
+    const who = typeof answering === 'string' ? answering : await answering(row.phone);
+    if (typeof who === 'string') {
+      out.push({ index: item.index, kind: 'failed', error: who });
+      continue;
+    }
+    if (!form) {
+      out.push({ index: item.index, kind: 'failed', error: `the form ${doc.form_id} no longer exists` });
+      continue;
+    }
+    const callInput = newCallInput(item.callId, callTenant, who.agent, contactCallRequest(settings, rowContact(row)));
+    if (who.squad) callInput.squad = who.squad;
     const voicemail = effectiveVoicemail(callInput);
     const attemptSetting = attemptVoicemail(voicemail, retry, item.attempt);
     if (attemptSetting !== voicemail && attemptSetting) callInput.voicemail = attemptSetting;
@@ -188,8 +198,40 @@ export async function prepareBulkCalls(input: {
       attempt: item.attempt,
       form: formDefinition(form),
     };
-    return { index: item.index, kind: 'call', input: callInput };
-  });
+    out.push({ index: item.index, kind: 'call', input: callInput });
+  }
+  return out;
+}
+
+/** Who answers a campaign's call to a number: an agent at its version, and the squad a squad's call carries. */
+type CallAnswering = (phone: string) => Promise<{ agent: VersionedAgent; squad?: CallSquad } | string>;
+
+/**
+ * Who answers the campaign's calls, as a function of the number (each call's version is fixed at dial
+ * time, per contact: the agent's traffic split, or every squad member's: src/services/squads.ts
+ * `squadForCall`); a string when no call can be placed (the agent or squad deleted, a member unusable).
+ */
+async function campaignAnswering(
+  doc: { agent_id: string; squad_id?: string | null },
+  tenant: { orgId: string; livemode: boolean },
+): Promise<CallAnswering | string> {
+  if (doc.squad_id) {
+    const squad = await findLiveSquad(tenant, doc.squad_id);
+    if (!squad) return `the squad ${doc.squad_id} no longer exists`;
+    return async (phone) => {
+      try {
+        const { squad: carried, start } = await squadForCall(squad, tenant, { phone });
+        return { agent: start, squad: carried };
+      } catch (err) {
+        if (err instanceof ApiError) return `the squad ${doc.squad_id} cannot run: ${err.message}`;
+        throw err;
+      }
+    };
+  }
+  const agent = await findLiveAgent(tenant, doc.agent_id);
+  if (!agent) return `the agent ${doc.agent_id} no longer exists`;
+  const pick = await agentVersionPicker(agent);
+  return async (phone) => ({ agent: pick({ phone }) });
 }
 
 /** One result row to write. */

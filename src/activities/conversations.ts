@@ -17,6 +17,8 @@ import { clearMessagingOptOut, recordOptOut } from '../services/opt-outs';
 import { redactConversationText, redactMessageRow, redactionJson, redactorFor } from '../services/redaction-policy';
 import { addCounts, type RedactionCounts } from '../redaction';
 import { agentSnapshot } from '../services/calls';
+import { squadMemberTurn } from '../services/squads';
+import type { SquadHandoff } from '../shared/squads';
 import { messageUsage, recordUsage } from '../services/usage';
 import { answeringAgent, findLiveAgent, type AgentDoc } from '../models/agents';
 import { conversationAgent } from '../services/agent-versions';
@@ -26,6 +28,7 @@ import {
   ConversationLogEntry,
   Message,
   newInboundDocument,
+  newOutboundDocument,
   numberRouteKey,
   PhoneNumber,
   type MessageConversation,
@@ -41,6 +44,9 @@ import {
   chatMessageOf,
   conversationLogId,
   keywordOf,
+  type Channel,
+  type ConversationHandoffEntry,
+  type ConversationSquadState,
   type ConversationStatus,
   type InboundMessageInput,
   type Keyword,
@@ -261,6 +267,11 @@ export interface ConversationContext {
   agent: AgentSnapshot | null;
   /** The contact the customer's number belongs to, when contacts exist; null otherwise. */
   contactId: string | null;
+  /**
+   * A squad's conversation: the member answering (the one asked for, else the squad's `start` when the
+   * squad no longer has it), its hand-offs and the squad's cap and overflow, as read now.
+   */
+  squad?: { member: string; handoffs: SquadHandoff[]; max_handoffs: number; overflow: string | null };
 }
 
 /**
@@ -281,8 +292,11 @@ export async function conversationContext(input: {
   customerNumber: string;
   /** The conversation whose `contact_id` follows the contact found (absent in runs recorded before). */
   conversationId?: string;
+  /** A squad's conversation: the squad and the member answering (absent: `agentId` answers). */
+  squad?: { id: string; member: string };
 }): Promise<ConversationContext> {
   const tenant = { orgId: input.orgId, livemode: input.livemode };
+  if (input.squad) return squadContext({ ...input, squad: input.squad });
   let agent = input.agentId ? await findLiveAgent(tenant, input.agentId) : null;
   if (!agent) {
     // Its agent was deleted (or it never had one): the agent a new conversation on its number would get.
@@ -313,6 +327,105 @@ export async function conversationContext(input: {
     ),
     contactId,
   };
+}
+
+/**
+ * `conversationContext` of a squad's conversation: the member's agent (src/services/squads.ts
+ * `squadMemberTurn`: read fresh, at its pinned version or the customer's pick), which the conversation's
+ * `agent_id` then names, and the member's hand-offs. A deleted squad, or a member whose agent is gone,
+ * gives no agent: the workflow hands the conversation to a person.
+ */
+async function squadContext(input: {
+  orgId: string;
+  livemode: boolean;
+  customerNumber: string;
+  conversationId?: string;
+  squad: { id: string; member: string };
+}): Promise<ConversationContext> {
+  const tenant = { orgId: input.orgId, livemode: input.livemode };
+  const contactId = (await findContact(tenant, { phone: input.customerNumber }))?._id ?? null;
+  const turn = await squadMemberTurn(tenant, input.squad.id, input.squad.member, {
+    contactId,
+    phone: input.customerNumber,
+  });
+  if (!turn) return { agent: null, contactId: null };
+  if (input.conversationId)
+    await Conversation.updateOne(
+      { _id: input.conversationId },
+      {
+        $set: {
+          contact_id: contactId,
+          agent_id: turn.agent._id,
+          agent_version: turn.agent.version,
+          agent_version_of: turn.agent._id,
+        },
+      },
+    );
+  return {
+    agent: agentSnapshot(turn.agent),
+    contactId,
+    squad: {
+      member: turn.member.name,
+      handoffs: turn.member.handoffs,
+      max_handoffs: turn.config.max_handoffs,
+      overflow: turn.config.overflow,
+    },
+  };
+}
+
+/**
+ * Records a squad's hand-off in its conversation (work lane, once per hand-off: idempotent by the
+ * entry's ids): the `handoff` message (author `handoff`, status `recorded`, never sent; `handoff`
+ * `{from, to, context, summary?}`), the conversation's `squad_member` and hand-off count, then
+ * `conversation.handed_off` with the conversation as now stored.
+ */
+export async function recordConversationHandoff(input: {
+  conversation: { conversationId: string; orgId: string; livemode: boolean; channel: Channel };
+  serviceNumber: string;
+  customerNumber: string;
+  entry: ConversationHandoffEntry;
+}): Promise<void> {
+  const { conversation: c, entry } = input;
+  const handoff = {
+    from: entry.from,
+    to: entry.to,
+    context: entry.context,
+    ...(entry.summary !== undefined ? { summary: entry.summary } : {}),
+  };
+  const doc = newOutboundDocument(c, {
+    messageId: entry.messageId,
+    author: 'assistant',
+    from: input.serviceNumber,
+    to: input.customerNumber,
+    text: `Handed over from ${entry.from} to ${entry.to}.`,
+    template: null,
+    createdMs: entry.createdMs,
+    eventIds: { sent: entry.eventId, delivered: entry.eventId, failed: entry.eventId },
+  });
+  // Never sent: no provider events of its own (its event is `conversation.handed_off`).
+  await insertIfAbsent(Message, {
+    ...doc,
+    author: 'handoff',
+    status: 'recorded',
+    handoff_json: JSON.stringify(handoff),
+    event_ids: { received: null, sent: null, delivered: null, failed: null },
+  });
+  await Conversation.updateOne(
+    { _id: c.conversationId },
+    {
+      $set: { squad_member: entry.to, squad_handoffs: entry.handoffs, window: changeWindow(Date.now()) },
+    },
+  );
+  const stored = await Conversation.findById(c.conversationId).lean();
+  if (!stored) throw new Error(`conversation ${c.conversationId} has no document`);
+  await emitEvent(client(), {
+    id: entry.eventId,
+    orgId: stored.org_id,
+    livemode: stored.livemode,
+    type: 'conversation.handed_off',
+    createdMs: entry.createdMs,
+    object: renderConversation(stored),
+  });
 }
 
 /**
@@ -374,6 +487,8 @@ export interface LoadedConversation {
   logSeq: number;
   /** The staff user who took it over (absent in histories recorded before). */
   takenBy?: string | null;
+  /** A squad's conversation: its squad, the member answering and the hand-offs made (absent: no squad). */
+  squad?: ConversationSquadState;
 }
 
 /**
@@ -397,6 +512,9 @@ export async function loadConversation(input: { conversationId: string }): Promi
     history,
     logSeq: doc?.log_seq ?? 0,
     takenBy: doc?.taken_by ?? null,
+    ...(doc?.squad_id
+      ? { squad: { id: doc.squad_id, current: doc.squad_member ?? '', handoffs: doc.squad_handoffs ?? 0 } }
+      : {}),
   };
 }
 

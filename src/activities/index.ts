@@ -38,6 +38,7 @@ export {
   loadConversation,
   appendConversationLog,
   recordToolCalls,
+  recordConversationHandoff,
 } from './conversations';
 export { sendMessage } from './messaging';
 export {

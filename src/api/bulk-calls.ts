@@ -2,7 +2,7 @@
  * Bulk call campaigns (spec section 4 `POST /v1/bulk-calls`; DESIGN.md sections 1 and 10), scopes
  * `calls:write` / `calls:read`:
  *
- *   POST /v1/bulk-calls                   start a campaign (Idempotency-Key): `agent_id`, `form_id`, `contacts`,
+ *   POST /v1/bulk-calls                   start a campaign (Idempotency-Key): `agent_id` (or `squad_id`), `form_id`, `contacts`,
  *                                         and `name`, `from`, `max_concurrency`, `max_duration_seconds`,
  *                                         `schedule`, `retry`, `metadata`, test keys: `simulation`
  *   GET  /v1/bulk-calls                   list, newest first (filter `status`)
@@ -23,6 +23,7 @@ import { ApplicationFailure, WorkflowNotFoundError } from '@temporalio/common';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { stringify } from 'csv-stringify';
 import { ApiError, invalidParam, notFound } from '../errors';
+import { checkAnswering } from '../services/squads';
 import {
   BulkCall,
   BulkCallObject,
@@ -101,7 +102,18 @@ const retrySchema = z.strictObject({
 });
 
 export const createBulkCallSchema = z.strictObject({
-  agent_id: z.string().min(1),
+  agent_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The agent that answers each call; required unless `squad_id` is given (one of the two).'),
+  squad_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A squad (`sqd_…`) instead of one agent: each call starts as a squad call (its `start` member answers, the members hand off); the campaign's `agent_id` is the start member's.",
+    ),
   form_id: z.string().min(1),
   contacts: z
     .array(z.unknown())
@@ -215,7 +227,9 @@ const bulkCallBody = createBulkCallSchema.extend({
  * `{phone, name?, external_id?, context?, metadata?, simulation?}`; a number given twice is called once
  * (`duplicates_removed`). Live keys: Twilio must be configured (else 503), no `simulation`; `from` must
  * be the organization's voice number or verified caller ID (400 `from_not_owned`; absent: the agent's
- * number, else the organization's first voice number). 404 naming `agent_id` / `form_id` when unknown (a deleted agent is unknown).
+ * number, else the organization's first voice number). Exactly one of `agent_id` and `squad_id` (400
+ * `parameter_missing` naming `agent_id`, 400 naming `squad_id` when both). 404 naming `agent_id` /
+ * `squad_id` / `form_id` when unknown (a deleted agent or squad is unknown).
  */
 const createBulkCall = (temporal: Client) =>
   operation({
@@ -261,6 +275,7 @@ const createBulkCall = (temporal: Client) =>
  * @throws ApiError 400 naming the field
  */
 function checkBulkCallRequest(livemode: boolean, body: z.output<typeof createBulkCallSchema>): void {
+  checkAnswering(body);
   if (livemode && body.simulation)
     throw invalidParam('simulation', 'simulation is only accepted with a test-mode key; live calls ring real phones.');
   if (body.schedule && secondsOfDay(body.schedule.window.end) <= secondsOfDay(body.schedule.window.start)) {

@@ -26,9 +26,10 @@ import {
 } from '../models/calls';
 import { seconds, type WithId } from '../models/store';
 import { listOf, recordingSettingsObject } from '../models/wire';
-import { ApiError, invalidParam, missingParam } from '../errors';
+import { ApiError, invalidParam } from '../errors';
 import { MAX_DURATION, QUEUE_TIMEOUT } from '../services/calls';
 import { findCall, prepareCall, runCallUpdate, startCall } from '../services/call-requests';
+import { checkAnswering } from '../services/squads';
 import { acquireApiStreamLease, readCallStreamEntry, readStreamedCall, watchCall } from '../services/call-streams';
 import {
   callWorkflowId,
@@ -247,10 +248,7 @@ const createCall = (temporal: Client) =>
  * @throws ApiError 400 naming the field
  */
 function checkCallRequest(livemode: boolean, body: z.output<typeof createCallSchema>): void {
-  if (body.agent_id === undefined && body.squad_id === undefined)
-    throw missingParam('agent_id', 'Missing required param: agent_id (or squad_id).');
-  if (body.agent_id !== undefined && body.squad_id !== undefined)
-    throw invalidParam('squad_id', 'Invalid squad_id: give agent_id or squad_id, not both.');
+  checkAnswering(body);
   if (body.context) checkContext(body.context);
   if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
   if (livemode && body.simulation)

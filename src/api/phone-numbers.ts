@@ -22,6 +22,8 @@ import { config } from '../config';
 import { z } from 'zod';
 import { ApiError, notFound } from '../errors';
 import { findLiveAgent } from '../models/agents';
+import { findLiveSquad } from '../models/squads';
+import { checkAnswering } from '../services/squads';
 import { numberRouteKey, PhoneNumber, PhoneNumberObject, renderPhoneNumber } from '../models/conversations';
 import { newWebhookSecret } from '../providers/webhook-signing';
 import { sealSecret } from '../secrets';
@@ -64,14 +66,44 @@ export const phoneNumberSchema = z.strictObject({
   number: e164,
   channels,
   agent_id: z.string().min(1).optional(),
+  squad_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two).',
+    ),
   ...inboundSettings,
 });
 
 export const updatePhoneNumberSchema = z.strictObject({
   channels: channels.optional(),
   agent_id: z.string().min(1).nullable().optional(),
+  squad_id: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe(
+      'A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two: setting one clears the other; null clears it).',
+    ),
   ...inboundSettings,
 });
+
+/**
+ * The number's answerer as given: at most one of `agent_id` and `squad_id`, each live in the tenant.
+ * @throws ApiError 400 naming `squad_id` (both), 404 naming `agent_id` or `squad_id`
+ */
+async function checkNumberAnswerer(
+  tenant: { orgId: string; livemode: boolean },
+  body: { agent_id?: string | null; squad_id?: string | null },
+): Promise<void> {
+  checkAnswering(body, false);
+  if (body.agent_id && !(await findLiveAgent(tenant, body.agent_id)))
+    throw notFound('agent', body.agent_id, 'agent_id');
+  if (body.squad_id && !(await findLiveSquad(tenant, body.squad_id)))
+    throw notFound('squad', body.squad_id, 'squad_id');
+}
 
 /**
  * Checks `inbound_webhook_url` (HTTPS, a public address: the webhook rules) when one is given.
@@ -86,7 +118,8 @@ const tag = 'Messaging';
 /**
  * `POST /v1/phone_numbers` `{number, channels, agent_id?, …}` → the phone number (inbound messages and
  * calls to it reach this organization; `agent_id` while it is not deleted, else the default agent,
- * answers them). 404 naming `agent_id` when that agent is unknown or deleted.
+ * answers them; or `squad_id`: its members). 404 naming `agent_id` / `squad_id` when unknown or deleted; 400
+ * naming `squad_id` when both are given.
  *
  * Test keys: a simulated number, stored at once (`source: "simulated"`). Live keys: the number must be
  * the organization's at Twilio (src/services/number-provisioning.ts): imported when its Twilio account
@@ -117,8 +150,7 @@ const createPhoneNumber = (temporal: Client) =>
     response: PhoneNumberObject,
     handler: async (req, res, { body }) => {
       const { orgId, livemode } = req.auth!;
-      if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
-        throw notFound('agent', body.agent_id, 'agent_id');
+      await checkNumberAnswerer({ orgId, livemode }, body);
       await checkInboundWebhookUrl(body.inbound_webhook_url);
       requireTelephony({ orgId, livemode });
       await idempotent(req, res, 'pn', async (id) => {
@@ -131,6 +163,7 @@ const createPhoneNumber = (temporal: Client) =>
           number: body.number,
           channels: body.channels,
           agent_id: body.agent_id ?? null,
+          squad_id: body.squad_id ?? null,
           inbound_webhook_url: body.inbound_webhook_url || null,
           inbound_webhook_secret: secret ? sealSecret(secret) : null,
           inbound_webhook_timeout_ms: body.inbound_webhook_timeout_ms ?? null,
@@ -167,7 +200,7 @@ const createPhoneNumber = (temporal: Client) =>
   });
 
 /**
- * `POST /v1/phone_numbers/{id}` (Idempotency-Key) body: any of `channels`, `agent_id`,
+ * `POST /v1/phone_numbers/{id}` (Idempotency-Key) body: any of `channels`, `agent_id`, `squad_id` (one clears the other),
  * `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to` → the phone number. Only the fields
  * given change; null (or `""` for the URL) clears an optional one. Setting `inbound_webhook_url` on a
  * number that had none makes its signing secret, shown in this response only (changing the URL keeps
@@ -181,7 +214,7 @@ const updatePhoneNumber = operation({
   tag,
   summary: 'Update a connected number',
   description:
-    'Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`.',
+    'Only the fields given change; null clears `agent_id`, `squad_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Setting `agent_id` clears `squad_id` and the other way round (both: 400 naming `squad_id`).',
   scope: 'phone_numbers:write',
   body: updatePhoneNumberSchema,
   example: { channels: ['voice', 'sms'], inbound_webhook_url: 'https://example.com/inbound-call' },
@@ -191,15 +224,17 @@ const updatePhoneNumber = operation({
     const id = String(req.params.id);
     const filter = { _id: id, org_id: orgId, livemode };
     if (!(await PhoneNumber.exists(filter))) throw notFound('phone number', id, 'id');
-    if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
-      throw notFound('agent', body.agent_id, 'agent_id');
+    await checkNumberAnswerer({ orgId, livemode }, body);
     await checkInboundWebhookUrl(body.inbound_webhook_url);
     await idempotent(req, res, 'req', async () => {
       const current = await PhoneNumber.findOne(filter).lean();
       if (!current) throw notFound('phone number', id, 'id');
       const set: Record<string, unknown> = {};
-      for (const field of ['channels', 'agent_id', 'inbound_webhook_timeout_ms', 'overflow_to'] as const)
+      for (const field of ['channels', 'agent_id', 'squad_id', 'inbound_webhook_timeout_ms', 'overflow_to'] as const)
         if (body[field] !== undefined) set[field] = body[field];
+      // One answers the number: setting an agent clears its squad, and the other way round.
+      if (body.agent_id) set.squad_id = null;
+      if (body.squad_id) set.agent_id = null;
       let secret: string | undefined;
       if (body.inbound_webhook_url !== undefined) {
         set.inbound_webhook_url = body.inbound_webhook_url || null;

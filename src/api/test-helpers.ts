@@ -13,8 +13,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { ApiError, invalidParam } from '../errors';
-import { ensureConversation, updateConversation } from '../services/conversations';
-import { answeringAgent } from '../models/agents';
+import { conversationAnswerer, ensureConversation, updateConversation } from '../services/conversations';
 import {
   Message,
   MessageObject,
@@ -79,7 +78,7 @@ function simulateInboundMessage(temporal: Client) {
           'Invalid received_at: must be a unix time in seconds, not in the future and at most a year ago.',
         );
       }
-      let agentId: string | null = null;
+      let assigned: { agentId: string | null; squadId: string | null } = { agentId: null, squadId: null };
       const to = body.to ?? SIMULATED_NUMBER;
       if (to !== SIMULATED_NUMBER) {
         const number = await PhoneNumber.findOne({ route_key: numberRouteKey(orgId, false, to) }).lean();
@@ -88,15 +87,12 @@ function simulateInboundMessage(temporal: Client) {
             'to',
             `Invalid to: must be the simulated number ${SIMULATED_NUMBER} or a test-mode number of this organization connected for ${body.channel}.`,
           );
-        agentId = number.agent_id ?? null;
+        assigned = { agentId: number.agent_id ?? null, squadId: number.squad_id ?? null };
       }
       await idempotent(req, res, 'msg', async (messageId) => {
         const conv = await ensureConversation(
           { orgId, livemode, channel: body.channel, customerNumber: body.from },
-          async () => ({
-            serviceNumber: to,
-            agentId: (await answeringAgent({ orgId, livemode }, agentId))?._id ?? null,
-          }),
+          async () => ({ serviceNumber: to, ...(await conversationAnswerer({ orgId, livemode }, assigned)) }),
         );
         const receivedMs = body.received_at !== undefined ? body.received_at * 1000 : Date.now();
         const result = await updateConversation(temporal, conv, receiveUpdate, messageId, {

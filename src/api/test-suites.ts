@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { config } from '../config';
 import { ApiError, invalidParam, notFound } from '../errors';
 import { findLiveAgent, type AgentDoc } from '../models/agents';
+import { findLiveSquad } from '../models/squads';
 import { agentVersion, ensureAgentVersions } from '../services/agent-versions';
 import { insertIfAbsent, type WithId } from '../models/store';
 import {
@@ -79,6 +80,13 @@ export const createTestSuiteRunSchema = z.strictObject({
     .optional()
     .describe(
       "The agent version to run (404 naming `version` when it does not exist); default: the agent's current one.",
+    ),
+  squad_id: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A squad (`sqd_…`) to run the scenarios against instead of the suite's agent: each persona call is a squad call (its `start` member answers, the members hand off). Not with `version` (400 naming `squad_id`); 404 naming `squad_id` when it is not a live squad of the organization.",
     ),
 });
 
@@ -259,8 +267,10 @@ async function runVersion(agent: WithId<AgentDoc>, version: number | undefined):
 }
 
 /**
- * `POST /v1/test_suites/{id}/runs` `{version?}` → the run, `running` (test keys only: a live key is 403
- * `test_mode_only`). 404 for an unknown suite, a deleted agent (`agent_id`), an unknown version (`version`).
+ * `POST /v1/test_suites/{id}/runs` `{version?, squad_id?}` → the run, `running` (test keys only: a live key is 403
+ * `test_mode_only`). 404 for an unknown suite, a deleted agent (`agent_id`), an unknown version (`version`),
+ * a squad not live in the organization (`squad_id`: the run's calls are then squad calls); 400 naming
+ * `squad_id` with `version` too.
  */
 const createTestSuiteRun = (temporal: Client) =>
   operation({
@@ -286,15 +296,21 @@ const createTestSuiteRun = (temporal: Client) =>
         );
       const prepare = async () => {
         const suite = await pathSuite(req);
+        if (body.squad_id !== undefined) {
+          if (body.version !== undefined)
+            throw invalidParam('squad_id', 'Invalid squad_id: a squad run takes no version (its members fix theirs).');
+          if (!(await findLiveSquad(req.auth!, body.squad_id))) throw notFound('squad', body.squad_id, 'squad_id');
+          return { suite, version: null, squadId: body.squad_id };
+        }
         const agent = await findLiveAgent(req.auth!, suite.agent_id);
         if (!agent) throw notFound('agent', suite.agent_id, 'agent_id');
-        return { suite, version: await runVersion(agent, body.version) };
+        return { suite, version: await runVersion(agent, body.version), squadId: null };
       };
       await idempotent(
         req,
         res,
         'tsrun',
-        async (runId, { suite, version }) => {
+        async (runId, { suite, version, squadId }) => {
           // Once per Idempotency-Key: the day's tokens first (a read), then one of the day's runs.
           await checkLlmQuota(suite.org_id);
           await takeQuota(suite.org_id, 'test_suite_runs_per_day');
@@ -306,6 +322,7 @@ const createTestSuiteRun = (temporal: Client) =>
             suite_id: suite._id,
             agent_id: suite.agent_id,
             agent_version: version,
+            squad_id: squadId,
             status: 'running' as const,
             scenarios_json: JSON.stringify(list),
             comparison_json: null,
@@ -322,6 +339,7 @@ const createTestSuiteRun = (temporal: Client) =>
               livemode: suite.livemode,
               agentId: suite.agent_id,
               version,
+              ...(squadId ? { squadId } : {}),
               scenarios: list,
             },
             config().taskQueue,

@@ -25,7 +25,7 @@ import { z } from 'zod';
 import type { Client } from '@temporalio/client';
 import { ApiError } from '../errors';
 import { config } from '../config';
-import { ensureConversation, updateConversation } from '../services/conversations';
+import { conversationAnswerer, ensureConversation, updateConversation } from '../services/conversations';
 import { consumeRateLimit } from '../platform/rate-limit';
 import { rateLimited } from '../platform/metrics';
 import {
@@ -305,7 +305,11 @@ const createWidgetSession = operation({
       { ...tenant, channel: 'web', customerNumber: customer },
       async () => ({
         serviceNumber: WIDGET_SERVICE_ADDRESS,
-        agentId: await defaultAgentId(auth.orgId, auth.livemode),
+        // The widget's squad when it is one of this mode, else the default agent.
+        ...(await conversationAnswerer(tenant, {
+          agentId: await defaultAgentId(auth.orgId, auth.livemode),
+          squadId: policy.squadId,
+        })),
       }),
     );
     const token = newSessionToken(id);

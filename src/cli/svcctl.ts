@@ -10,7 +10,7 @@
  *   svcctl keys revoke KEY_ID                           → {"id":"key_…","revoked":<unix>,…}
  *   svcctl bulk-calls watch BULK_ID [--interval-ms N]   progress bar on stderr until the campaign is over,
  *                                                       then → {"id":"bulk_…","object":"bulk_call",…}
- *   svcctl widget configure --org ORG [--allowed-origins https://a.example,https://b.example] [--require-identity | --no-require-identity]
+ *   svcctl widget configure --org ORG [--allowed-origins https://a.example,https://b.example] [--require-identity | --no-require-identity] [--squad-id SQD | --no-squad] [--squad-id SQD | --no-squad]
  *                                                       → {"object":"widget_settings",…}; the first time also
  *                                                         `identity_secret` (shown once)
  *   svcctl widget rotate-secret --org ORG               → {"object":"widget_settings","identity_secret":"wsec_…",…}
@@ -167,6 +167,8 @@ const OPTIONS = {
   'allowed-origins': { type: 'string' },
   'require-identity': { type: 'boolean' },
   'no-require-identity': { type: 'boolean' },
+  'squad-id': { type: 'string' },
+  'no-squad': { type: 'boolean' },
   'max-concurrent-calls': { type: 'string' },
   'calls-per-second': { type: 'string' },
   'llm-tokens-per-day': { type: 'string' },
@@ -438,7 +440,8 @@ const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
 /**
  * `svcctl widget configure|rotate-secret --org ORG …`: the organization must exist; `configure` takes
  * `--allowed-origins` (comma-separated origins, each normalized; a malformed one is a usage error) and at
- * most one of `--require-identity` / `--no-require-identity`.
+ * most one of `--require-identity` / `--no-require-identity`, and at most one of `--squad-id SQD` (the
+ * squad answering the widget's new conversations in the squad's mode: src/services/widget.ts) / `--no-squad`.
  */
 async function widgetCommand(
   { values, need, connect }: Command,
@@ -451,6 +454,8 @@ async function widgetCommand(
   if (action === 'rotate-secret') return rotateWidgetSecret(org);
   if (values['require-identity'] && values['no-require-identity'])
     throw new UsageError('give --require-identity or --no-require-identity, not both');
+  if (values['squad-id'] !== undefined && values['no-squad'])
+    throw new UsageError('give --squad-id or --no-squad, not both');
   let allowedOrigins: string[] | undefined;
   if (values['allowed-origins'] !== undefined) {
     try {
@@ -466,6 +471,7 @@ async function widgetCommand(
   return configureWidget(org, {
     allowedOrigins,
     requireIdentity: values['require-identity'] ? true : values['no-require-identity'] ? false : undefined,
+    squadId: values['no-squad'] ? null : values['squad-id'],
   });
 }
 

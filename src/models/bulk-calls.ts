@@ -48,6 +48,8 @@ const bulkCallSchema = new Schema(
     livemode: { type: Boolean, required: true },
     name: { type: String, default: null },
     agent_id: { type: String, required: true },
+    /** The squad its calls run (`sqd_…`): `agent_id` is then its start member's agent; null: one agent. */
+    squad_id: { type: String, default: null },
     form_id: { type: String, required: true },
     from: { type: String, default: null },
     max_concurrency: { type: Number, required: true },
@@ -172,7 +174,13 @@ export const BulkCallObject = apiObject(
     livemode: z.boolean(),
     name: z.string().nullable(),
     status: z.enum(BULK_CALL_STATUSES),
-    agent_id: z.string(),
+    agent_id: z.string().describe("The agent of its calls; a squad's campaign: the squad's start member's agent."),
+    squad_id: z
+      .string()
+      .nullable()
+      .describe(
+        'The squad its calls run (each starts as a squad call: `POST /v1/calls` with `squad_id`); null: one agent.',
+      ),
     form_id: z.string(),
     from: z.string().nullable(),
     max_concurrency: z.number().int(),
@@ -211,6 +219,7 @@ export function renderBulkCall(doc: WithId<BulkCallDoc>): BulkCallObject {
     name: doc.name ?? null,
     status: doc.status as BulkCallStatus,
     agent_id: doc.agent_id,
+    squad_id: doc.squad_id ?? null,
     form_id: doc.form_id,
     from: doc.from ?? null,
     max_concurrency: doc.max_concurrency,

@@ -53,6 +53,12 @@ const conversationSchema = new Schema(
      */
     agent_version: { type: Number, default: null },
     agent_version_of: { type: String, default: null },
+    /** The squad answering it (`sqd_…`, src/shared/squads.ts): its members hand it to each other; null: one agent. */
+    squad_id: { type: String, default: null },
+    /** A squad's conversation: the member answering now (its `start`, then each hand-off's); null: no squad. */
+    squad_member: { type: String, default: null },
+    /** A squad's conversation: the hand-offs made so far (capped by the squad's `max_handoffs`). */
+    squad_handoffs: { type: Number, default: 0 },
     status: { type: String, enum: ['open', 'needs_person'], required: true },
     handoff_reason: { type: String, default: null },
     /** The staff user (`usr_…`) who took the conversation over in the console; null otherwise. */
@@ -101,12 +107,22 @@ const messageSchema = new Schema(
      * made before it; of a customer message, those of a turn that answered it with no text after them.
      */
     tool_calls_json: { type: String, default: null },
-    author: { type: String, enum: ['customer', 'assistant', 'person', 'api'], required: true },
+    author: { type: String, enum: ['customer', 'assistant', 'person', 'api', 'handoff'], required: true },
+    /** An assistant reply of a squad's conversation: the member's agent that wrote it and its version; null otherwise. */
+    agent_id: { type: String, default: null },
+    agent_version: { type: Number, default: null },
+    /** A `handoff` entry: `{from, to, context, summary?}` as JSON; null otherwise. */
+    handoff_json: { type: String, default: null },
     /** A `person` reply written in the console: the staff user (`usr_…`); null otherwise. */
     user_id: { type: String, default: null },
     /** The change window of its creation or last status change (`changeWindow`): the console's stream polls it. */
     window: { type: String },
-    status: { type: String, enum: ['queued', 'sent', 'delivered', 'read', 'failed', 'received'], required: true },
+    /** `recorded`: a `handoff` entry (written in the conversation, never sent). */
+    status: {
+      type: String,
+      enum: ['queued', 'sent', 'delivered', 'read', 'failed', 'received', 'recorded'],
+      required: true,
+    },
     error_code: { type: String, default: null },
     error_message: { type: String, default: null },
     /** Unique: `twilio:<MessageSid>` for a live inbound message, `msg:<id>` otherwise. */
@@ -202,6 +218,8 @@ const phoneNumberSchema = new Schema(
     number: { type: String, required: true },
     channels: { type: [String], required: true },
     agent_id: { type: String, default: null },
+    /** A squad answering it instead of `agent_id` (`sqd_…`): inbound calls and new conversations; null: none. */
+    squad_id: { type: String, default: null },
     /** Where an inbound call asks which agent answers (HTTPS, webhook address rules), or null. */
     inbound_webhook_url: { type: String, default: null },
     /** Its signing secret (`whsec_…`), sealed (src/secrets.ts); shown once, when the URL is set. */
@@ -293,6 +311,7 @@ export function newOutboundDocument(c: MessageConversation, m: OutboundMessageIn
     tool_calls_json: m.toolCalls?.length ? JSON.stringify(m.toolCalls) : null,
     author: m.author,
     user_id: m.userId ?? null,
+    ...(m.agent ? { agent_id: m.agent.id, agent_version: m.agent.version } : {}),
     window: changeWindow(m.createdMs),
     status: 'queued',
     error_code: null,
@@ -367,6 +386,18 @@ export const ConversationObject = apiObject(
       .describe(
         'The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.',
       ),
+    squad_id: z
+      .string()
+      .nullable()
+      .describe(
+        "The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent.",
+      ),
+    squad_member: z
+      .string()
+      .nullable()
+      .describe(
+        "A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad.",
+      ),
     status: z.enum(['open', 'needs_person']),
     handoff_reason: z.string().nullable(),
     taken_by: z
@@ -401,6 +432,8 @@ export function renderConversation(doc: WithId<ConversationDoc>, nowMs = Date.no
     service_number: doc.service_number,
     agent_id: doc.agent_id ?? null,
     agent_version: doc.agent_version != null && doc.agent_version_of === doc.agent_id ? doc.agent_version : null,
+    squad_id: doc.squad_id ?? null,
+    squad_member: doc.squad_member ?? null,
     status: doc.status as ConversationStatus,
     handoff_reason: doc.handoff_reason ?? null,
     taken_by: doc.taken_by ?? null,
@@ -427,7 +460,30 @@ export const MessageObject = apiObject(
     to: z.string(),
     text: z.string(),
     template: z.object({ name: z.string(), language: z.string(), parameters: z.array(z.string()) }).nullable(),
-    author: z.enum(['customer', 'assistant', 'person', 'api']),
+    author: z
+      .enum(['customer', 'assistant', 'person', 'api', 'handoff'])
+      .describe(
+        '`handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).',
+      ),
+    agent_id: z
+      .string()
+      .optional()
+      .describe("An assistant reply of a squad's conversation: the member's agent that wrote it."),
+    agent_version: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe("An assistant reply of a squad's conversation: the version of `agent_id` that wrote it."),
+    handoff: z
+      .object({
+        from: z.string().describe('The member that handed the conversation over.'),
+        to: z.string().describe('The member answering from then on.'),
+        context: z.string().describe('What it was given: `all`, `last:N` or `summary`.'),
+        summary: z.string().optional().describe('A `summary` hand-off: the summary it was given.'),
+      })
+      .optional()
+      .describe('A `handoff` entry: who handed the conversation to whom, with what context.'),
     user_id: z
       .string()
       .nullable()
@@ -446,6 +502,9 @@ export const MessageObject = apiObject(
 );
 export type MessageObject = z.output<typeof MessageObject>;
 
+/** A `handoff` message's `handoff`. */
+type MessageHandoff = { from: string; to: string; context: string; summary?: string };
+
 /** The message object. `template` is `{name, language, parameters}` or null; `error` `{code, message}` or null. */
 export function renderMessage(doc: WithId<MessageDoc>): MessageObject {
   const template = doc.template_json ? (JSON.parse(doc.template_json) as TemplateRef) : null;
@@ -461,6 +520,8 @@ export function renderMessage(doc: WithId<MessageDoc>): MessageObject {
     text: doc.text,
     template: template ? { name: template.name, language: template.language, parameters: template.parameters } : null,
     author: doc.author,
+    ...(doc.agent_id ? { agent_id: doc.agent_id, agent_version: doc.agent_version ?? null } : {}),
+    ...(doc.handoff_json ? { handoff: JSON.parse(doc.handoff_json) as MessageHandoff } : {}),
     user_id: doc.user_id ?? null,
     status: doc.status,
     error: doc.error_code ? { code: doc.error_code, message: doc.error_message ?? '' } : null,
@@ -495,6 +556,12 @@ export const PhoneNumberObject = apiObject(
     number: z.string(),
     channels: z.array(z.enum(NUMBER_CHANNELS)),
     agent_id: z.string().nullable(),
+    squad_id: z
+      .string()
+      .nullable()
+      .describe(
+        'The squad answering instead of `agent_id`: inbound calls start as squad calls, new conversations are answered by its members; null: none.',
+      ),
     inbound_webhook_url: z
       .string()
       .nullable()
@@ -534,6 +601,7 @@ export function renderPhoneNumber(doc: WithId<PhoneNumberDoc>, newSecret?: strin
     number: doc.number,
     channels: doc.channels as NumberChannel[], // written by the API from NUMBER_CHANNELS only
     agent_id: doc.agent_id ?? null,
+    squad_id: doc.squad_id ?? null,
     inbound_webhook_url: doc.inbound_webhook_url ?? null,
     ...(newSecret ? { inbound_webhook_secret: newSecret } : {}),
     inbound_webhook_timeout_ms: doc.inbound_webhook_timeout_ms ?? DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS,

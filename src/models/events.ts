@@ -92,7 +92,7 @@ const EVENT_VARIANTS: [id: string, types: EventType[], object: z.ZodType][] = [
     ],
     CallObject,
   ],
-  ['ConversationEvent', ['conversation.needs_person'], ConversationObject],
+  ['ConversationEvent', ['conversation.needs_person', 'conversation.handed_off'], ConversationObject],
   ['ConversationAnalyzedEvent', ['conversation.analyzed'], AnalyzedConversationObject],
   ['MessageEvent', ['message.received', 'message.sent', 'message.delivered', 'message.failed'], MessageObject],
   ['WebhookDeliveryEvent', ['webhook_endpoint.delivery_failed'], WebhookDeliveryObject],

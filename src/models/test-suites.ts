@@ -57,6 +57,8 @@ const testSuiteRunSchema = new Schema(
     agent_id: { type: String, required: true },
     /** The agent version run; null: the agent's configuration when the run started. */
     agent_version: { type: Number, default: null },
+    /** The squad the run's calls ran instead of the suite's agent (`sqd_…`); null: the agent. */
+    squad_id: { type: String, default: null },
     status: { type: String, enum: ['running', 'completed'], required: true },
     /** The scenarios run, JSON (`TestScenario[]`), as the suite held them when the run started. */
     scenarios_json: { type: String, required: true },
@@ -167,6 +169,10 @@ export const TestSuiteRunObject = apiObject(
       .int()
       .nullable()
       .describe("The agent version run; null: the agent's current configuration."),
+    squad_id: z
+      .string()
+      .nullable()
+      .describe("The squad the scenarios' calls ran (squad calls) instead of the suite's agent; null: the agent."),
     status: z.enum(['running', 'completed']),
     counts: z.object({
       total: z.number().int(),
@@ -246,6 +252,7 @@ export function renderTestSuiteRun(
     test_suite_id: doc.suite_id,
     agent_id: doc.agent_id,
     agent_version: doc.agent_version ?? null,
+    squad_id: doc.squad_id ?? null,
     status: doc.status,
     counts: {
       total: results.length,

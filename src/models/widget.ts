@@ -55,6 +55,11 @@ const widgetSettingsSchema = new Schema(
     /** The secret before the last rotation (sealed), valid until `previous_expires_ms`. */
     previous_identity_secret: { type: String, default: null },
     previous_expires_ms: { type: Number, default: null },
+    /**
+     * The squad (`sqd_…`) answering the widget's new conversations in its mode (a squad is a test or a live
+     * one), instead of the organization's default agent; null: the default agent.
+     */
+    squad_id: { type: String, default: null },
     updated_ms: { type: Number, required: true },
   },
   base,

@@ -185,7 +185,13 @@ export async function analysisTranscript(subject: AnalysisWorkflowInput['subject
     };
   }
   const messages = await Message.find({ conversation_id: subject.id }).sort({ _id: 1 }).lean();
-  const who = { customer: 'Customer', assistant: 'Assistant', person: 'Staff', api: 'Business' } as const;
+  const who = {
+    customer: 'Customer',
+    assistant: 'Assistant',
+    person: 'Staff',
+    api: 'Business',
+    handoff: 'Hand-off', // a squad's member handed the conversation to another
+  } as const;
   return {
     lines: messages.map((m) => `${who[m.author]}: ${m.text}`),
     personSpoke: messages.some((m) => m.author === 'customer'),

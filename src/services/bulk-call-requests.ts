@@ -6,7 +6,6 @@
 import type { Client } from '@temporalio/client';
 import { notFound } from '../errors';
 import { config } from '../config';
-import { findLiveAgent } from '../models/agents';
 import { BulkCall, BulkCallResult, initialCounts, type BulkCallDoc, type CampaignContact } from '../models/bulk-calls';
 import { Form } from '../models/forms';
 import { insertIfAbsent, type WithId } from '../models/store';
@@ -14,7 +13,8 @@ import { bulkCallResultId, type RedialOutcome } from '../shared/bulk-calls';
 import { idTime } from '../shared/ids';
 import { DAY_NAMES, startBulkCallWorkflow, type CampaignSchedule, type DayName } from './bulk-calls';
 import { MAX_DURATION } from './calls';
-import { callerNumber, type Tenant } from './call-requests';
+import { answeringOf, callerNumber, type Tenant } from './call-requests';
+import { squadForCall } from './squads';
 
 /** `max_concurrency`: default and bounds. */
 export const CONCURRENCY = { default: 5, max: 50 };
@@ -27,7 +27,10 @@ export const RETRY_DEFAULTS = {
 
 /** A campaign as asked for, already validated (the contacts parsed and deduplicated by the route). */
 export interface BulkCallRequest {
-  agent_id: string;
+  /** The agent that answers each call; exactly one of `agent_id` and `squad_id` (the route checks). */
+  agent_id?: string;
+  /** A squad instead: each call starts as a squad call, its `start` member answering. */
+  squad_id?: string;
   form_id: string;
   name?: string;
   from?: string;
@@ -52,7 +55,10 @@ export interface BulkCallRequest {
 /** What `prepareBulkCall` read and settled: the agent and form, the schedule and redial rules with defaults. */
 export interface PreparedBulkCall {
   request: BulkCallRequest;
+  /** The agent of its calls; a squad's campaign: its start member's agent now. */
   agentId: string;
+  /** The squad its calls run (each call snapshots the members when it is dialed); null: one agent. */
+  squadId: string | null;
   formId: string;
   /** The number its calls are placed from (src/services/call-requests.ts `callerNumber`). */
   from: string | null;
@@ -61,20 +67,22 @@ export interface PreparedBulkCall {
 }
 
 /**
- * The reads and checks of a campaign: its live agent and form (read side by side), Twilio configured for
+ * The reads and checks of a campaign: its live agent, or live squad (its members' agents usable now:
+ * src/services/squads.ts `squadForCall`), and form (read side by side), Twilio configured for
  * a live key; the schedule (every day unless `days`) and the redial rules (`RETRY_DEFAULTS`; without
  * `retry` one call per contact) with their defaults; a live campaign's `from` checked, or chosen when
  * absent, as a call's is (`callerNumber`: the organization's voice number or verified caller ID).
- * @throws ApiError 404 naming `agent_id` or `form_id`, 503 `telephony_not_configured`, 400
+ * @throws ApiError 404 naming `agent_id`, `squad_id` or `form_id`, 503 `telephony_not_configured`, 400
  *   `from_not_owned` / `parameter_missing` naming `from`
  */
 export async function prepareBulkCall(tenant: Tenant, request: BulkCallRequest): Promise<PreparedBulkCall> {
-  const [agent, form] = await Promise.all([
-    findLiveAgent(tenant, request.agent_id),
+  const [answering, form] = await Promise.all([
+    answeringOf(tenant, request),
     Form.findOne({ _id: request.form_id, org_id: tenant.orgId, livemode: tenant.livemode }).lean(),
   ]);
-  if (!agent) throw notFound('agent', request.agent_id, 'agent_id');
   if (!form) throw notFound('form', request.form_id, 'form_id');
+  if (answering.squad) await squadForCall(answering.squad, tenant, {}); // every member usable now
+  const agent = answering.agent;
   const from = await callerNumber(tenant, request.from, agent._id); // and Twilio configured for a live campaign
   const s = request.schedule;
   const schedule: CampaignSchedule | null = s
@@ -92,7 +100,15 @@ export async function prepareBulkCall(tenant: Tenant, request: BulkCallRequest):
         interval_seconds: request.retry.interval_seconds ?? RETRY_DEFAULTS.interval_seconds,
       }
     : { max_attempts: 1, on: [], interval_seconds: 0 };
-  return { request, agentId: agent._id, formId: form._id, from, schedule, retry };
+  return {
+    request,
+    agentId: agent._id,
+    squadId: answering.squad?._id ?? null,
+    formId: form._id,
+    from,
+    schedule,
+    retry,
+  };
 }
 
 /**
@@ -132,6 +148,7 @@ export async function startBulkCall(
     livemode,
     name: request.name ?? null,
     agent_id: prepared.agentId,
+    squad_id: prepared.squadId,
     form_id: prepared.formId,
     from: prepared.from ?? request.from ?? null,
     max_concurrency: request.max_concurrency ?? CONCURRENCY.default,

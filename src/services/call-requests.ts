@@ -146,10 +146,11 @@ export async function prepareCall(
 }
 
 /**
- * Who answers a new call: the live agent `agent_id` (404 naming it), or the live squad `squad_id` (404
- * naming it) with its start member's live agent (404 naming `squad_id` when that agent is gone).
+ * Who answers a new call (or a campaign's calls: src/services/bulk-call-requests.ts): the live agent
+ * `agent_id` (404 naming it), or the live squad `squad_id` (404 naming it) with its start member's live
+ * agent (404 naming `squad_id` when that agent is gone).
  */
-async function answeringOf(
+export async function answeringOf(
   tenant: Tenant,
   request: { agent_id?: string; squad_id?: string },
 ): Promise<{ agent: WithId<AgentDoc>; squad?: WithId<SquadDoc> }> {

@@ -33,6 +33,8 @@ import {
 import { searchAttributeKeys } from '../platform/temporal';
 import { messageTransitions } from '../platform/metrics';
 import { secretsMacs } from '../secrets';
+import { answeringAgent } from '../models/agents';
+import { squadStart } from './squads';
 
 /** Who a conversation is with and through which service number. */
 export interface ConversationKey {
@@ -45,7 +47,25 @@ export interface ConversationKey {
 /** What a new conversation starts with: its service number and the agent answering it. */
 export interface ConversationInit {
   serviceNumber: string;
+  /** The agent answering; a squad's conversation: its start member's agent. */
   agentId: string | null;
+  /** A squad answers it (its members hand it to each other): the squad and its start member; absent: none. */
+  squad?: { id: string; start: string } | null;
+}
+
+/**
+ * Who answers a new conversation on a service number (a phone number's, or the widget's settings): its
+ * live squad `squadId` (the start member's agent named as the conversation's agent), else its agent
+ * `agentId` while it is live, else the organization's default agent (src/models/agents.ts `answeringAgent`).
+ * A deleted squad falls back as a deleted agent does.
+ */
+export async function conversationAnswerer(
+  tenant: { orgId: string; livemode: boolean },
+  assigned: { agentId?: string | null; squadId?: string | null },
+): Promise<Pick<ConversationInit, 'agentId' | 'squad'>> {
+  const squad = assigned.squadId ? await squadStart(tenant, assigned.squadId) : null;
+  if (squad) return { agentId: squad.agentId, squad: { id: squad.id, start: squad.start } };
+  return { agentId: (await answeringAgent(tenant, assigned.agentId ?? null))?._id ?? null };
 }
 
 /**
@@ -94,6 +114,9 @@ export async function ensureConversation(
     customer_number: key.customerNumber,
     service_number: start.serviceNumber,
     agent_id: start.agentId,
+    squad_id: start.squad?.id ?? null,
+    squad_member: start.squad?.start ?? null,
+    squad_handoffs: 0,
     status: 'open',
     handoff_reason: null,
     taken_by: null,

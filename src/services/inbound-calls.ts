@@ -26,6 +26,8 @@ import { aiDisclosureEnabled } from './ai-disclosure';
 import { z } from 'zod';
 import { config } from '../config';
 import { answeringAgent, findLiveAgent, type AgentDoc } from '../models/agents';
+import { findLiveSquad } from '../models/squads';
+import { squadForCall } from './squads';
 import { versionedAgent } from './agent-versions';
 import { Call, InboundCallSid, newCallDocument, type CallDoc } from '../models/calls';
 import { DEFAULT_INBOUND_WEBHOOK_TIMEOUT_MS, type PhoneNumberDoc } from '../models/conversations';
@@ -131,7 +133,8 @@ async function overflowAllowed(tenant: { orgId: string; livemode: boolean }, to:
 }
 
 /**
- * Starts (or finds) inbound call `start.callId`: contact, agent (webhook), call slot, document, workflow.
+ * Starts (or finds) inbound call `start.callId`: contact, agent (webhook; else the number's squad, else its
+ * agent or the default agent), call slot, document, workflow.
  * @returns the call's document as stored (a repeated request: the first's), or null when nobody can
  *   answer (no agent at all): nothing is created
  */
@@ -151,8 +154,10 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
     webhook = { status: 'failed', error: `unknown agent ${answer.agent_id}` };
     answer = null;
   }
-  agent ??= await answeringAgent(tenant, start.number?.agent_id);
-  if (!agent) return null;
+  // The number's squad, unless the webhook named an agent: the call starts as a squad call.
+  const squad = agent ? null : await numberSquad(tenant, start.number, { contactId, phone: start.from });
+  agent ??= squad ? null : await answeringAgent(tenant, start.number?.agent_id);
+  if (!agent && !squad) return null;
 
   let refusal: InboundCall['refusal'] = null;
   if (answer?.reject) refusal = { status: 'canceled', reason: 'rejected' };
@@ -161,8 +166,8 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
       ? { status: 'transferred', reason: 'concurrency_limit', transferTo: start.number!.overflow_to! }
       : { status: 'busy', reason: 'concurrency_limit' };
 
-  // The call's version is fixed now, per caller (the agent's traffic split).
-  const versioned = await versionedAgent(agent as WithId<AgentDoc>, { contactId, phone: start.from });
+  // The call's version is fixed now, per caller (the agent's traffic split; a squad's: every member's).
+  const versioned = squad?.start ?? (await versionedAgent(agent!, { contactId, phone: start.from }));
   const input = inboundCallInput(start, versioned, {
     aiDisclosure: await aiDisclosureEnabled(tenant),
     contactId,
@@ -170,11 +175,32 @@ export async function startInboundCall(temporal: Client, start: InboundCallStart
     metadata: answer?.metadata ?? {},
     inbound: { providerCallSid: start.providerCallSid, webhook, refusal },
   });
+  if (squad) input.squad = squad.squad;
   // Written before the answer goes back (the relay handshake checks it), then the workflow; a crash in
   // between is repaired by the retried request (same CallSid, same call id) or the workflow's insert.
   await insertIfAbsent(Call, newCallDocument(input, currentTraceId()));
   await startCallWorkflow(temporal, input);
   return await Call.findById(start.callId).lean();
+}
+
+/**
+ * The squad a number assigns its inbound calls (`squad_id`), its members fixed for this caller
+ * (src/services/squads.ts `squadForCall`); null when it has none, or the squad is deleted or unusable now
+ * (a member's agent gone): the number's agent (else the default agent) answers instead.
+ */
+async function numberSquad(
+  tenant: { orgId: string; livemode: boolean },
+  number: WithId<PhoneNumberDoc> | null,
+  who: { contactId: string | null; phone: string },
+): Promise<Awaited<ReturnType<typeof squadForCall>> | null> {
+  const squad = number?.squad_id ? await findLiveSquad(tenant, number.squad_id) : null;
+  if (!squad) return null;
+  try {
+    return await squadForCall(squad, tenant, who);
+  } catch (err) {
+    logger.warn("inbound call: the number's squad cannot answer; its agent does", { error: String(err) });
+    return null;
+  }
 }
 
 /** The `callWorkflow` input of an inbound call: an outbound call's, turned around (`from` the caller, `to` our number). */

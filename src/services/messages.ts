@@ -24,13 +24,14 @@ import { ApiError, invalidParam, missingParam, notFound } from '../errors';
 import { telephonyConfigured } from '../config';
 import {
   customerState,
+  conversationAnswerer,
   ensureConversation,
   findConversation,
   renderTemplateBody,
   renderUnregisteredTemplate,
   signalConversation,
 } from '../services/conversations';
-import { answeringAgent, findLiveAgent } from '../models/agents';
+import { findLiveAgent } from '../models/agents';
 import {
   Message,
   MessageTemplate,
@@ -177,7 +178,9 @@ export async function sendOutboundMessage(
     existing ??
     (await ensureConversation({ orgId, livemode, channel: body.channel, customerNumber: body.to }, async () => ({
       serviceNumber: number!.number,
-      agentId: body.agent_id ?? (await answeringAgent({ orgId, livemode }, number!.agentId))?._id ?? null,
+      ...(body.agent_id
+        ? { agentId: body.agent_id }
+        : await conversationAnswerer({ orgId, livemode }, { agentId: number!.agentId, squadId: number!.squadId })),
     })));
   const message: OutboundMessageInput = {
     messageId,
@@ -209,13 +212,15 @@ async function serviceNumberFor(
   orgId: string,
   livemode: boolean,
   channel: Channel,
-): Promise<{ number: string; agentId: string | null } | null> {
-  if (!livemode) return { number: SIMULATED_NUMBER, agentId: null };
+): Promise<{ number: string; agentId: string | null; squadId: string | null } | null> {
+  if (!livemode) return { number: SIMULATED_NUMBER, agentId: null, squadId: null };
   const numbers = await PhoneNumber.find({ org_id: orgId, livemode: true, channels: channel })
     .sort({ _id: 1 })
     .limit(1)
     .lean();
-  return numbers[0] ? { number: numbers[0].number, agentId: numbers[0].agent_id ?? null } : null;
+  return numbers[0]
+    ? { number: numbers[0].number, agentId: numbers[0].agent_id ?? null, squadId: numbers[0].squad_id ?? null }
+    : null;
 }
 
 /**

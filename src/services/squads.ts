@@ -2,12 +2,12 @@
  * Squads (src/shared/squads.ts): the checks of a squad's configuration against the organization's agents,
  * and the squad a new call carries (every member's agent snapshotted at the version the call fixes).
  */
-import { invalidParam, notFound } from '../errors';
+import { invalidParam, missingParam, notFound } from '../errors';
 import { findLiveAgent, type AgentDoc } from '../models/agents';
 import type { WithId } from '../models/store';
-import { squadConfig, type SquadDoc } from '../models/squads';
+import { findLiveSquad, squadConfig, type SquadDoc } from '../models/squads';
 import type { CallSquad } from '../shared/calls';
-import type { SquadConfig } from '../shared/squads';
+import type { SquadConfig, SquadMember } from '../shared/squads';
 import {
   agentAtVersion,
   ensureAgentVersions,
@@ -112,4 +112,64 @@ async function memberVersion(
   const versioned = await ensureAgentVersions(agent);
   const snapshot = await loadVersion(versioned, pinned);
   return snapshot ? agentAtVersion(versioned, snapshot) : null;
+}
+
+/**
+ * The rule of every request that runs an agent or a squad (`POST /v1/calls`, `POST /v1/bulk-calls`, a
+ * phone number, a WhatsApp sender, the widget, a test suite): exactly one of `agent_id` and `squad_id`.
+ * `required: false` lets both be absent (a resource that may have neither, e.g. a number answering no one).
+ * @throws ApiError 400 `parameter_missing` naming `agent_id` (neither, when required), 400
+ *   `parameter_invalid` naming `squad_id` (both)
+ */
+export function checkAnswering(body: { agent_id?: string | null; squad_id?: string | null }, required = true): void {
+  const agent = body.agent_id !== undefined && body.agent_id !== null;
+  const squad = body.squad_id !== undefined && body.squad_id !== null;
+  if (required && !agent && !squad) throw missingParam('agent_id', 'Missing required param: agent_id (or squad_id).');
+  if (agent && squad) throw invalidParam('squad_id', 'Invalid squad_id: give agent_id or squad_id, not both.');
+}
+
+/** A squad's member as a text conversation's turn runs it: its agent at the version fixed now, and the rules. */
+export interface SquadMemberTurn {
+  agent: VersionedAgent;
+  member: SquadMember;
+  config: SquadConfig;
+}
+
+/**
+ * The member `name` of the live squad `squadId` as a text conversation's turn runs it (read fresh each
+ * turn, as a conversation's agent is: an edit applies from the next turn): its agent at the pinned version,
+ * else the version `versionedAgent` picks for the customer. A member no longer in the squad (the squad was
+ * edited) gives way to the squad's `start`.
+ * @returns null when the squad is deleted, or the member's agent (or pinned version) is gone
+ */
+export async function squadMemberTurn(
+  tenant: Tenant,
+  squadId: string,
+  name: string,
+  who: { contactId?: string | null; phone?: string | null },
+): Promise<SquadMemberTurn | null> {
+  const squad = await findLiveSquad(tenant, squadId);
+  if (!squad) return null;
+  const config = squadConfig(squad);
+  const member = config.members.find((m) => m.name === name) ?? config.members.find((m) => m.name === config.start)!;
+  const agent = await findLiveAgent(tenant, member.agent_id);
+  if (!agent || agent.engine === 'realtime') return null;
+  const versioned = await memberVersion(agent, member.version, who);
+  return versioned ? { agent: versioned, member, config } : null;
+}
+
+/**
+ * A live squad of the tenant as a new conversation's (or inbound call's) answerer: its id, start member and
+ * that member's agent id.
+ * @returns null when there is no such live squad
+ */
+export async function squadStart(
+  tenant: Tenant,
+  squadId: string,
+): Promise<{ id: string; start: string; agentId: string } | null> {
+  const squad = await findLiveSquad(tenant, squadId);
+  if (!squad) return null;
+  const config = squadConfig(squad);
+  const agentId = config.members.find((m) => m.name === config.start)!.agent_id;
+  return { id: squad._id, start: config.start, agentId };
 }

@@ -18,6 +18,8 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import OpenAI from 'openai';
 import { config } from '../config';
 import { findLiveAgent } from '../models/agents';
+import { findLiveSquad } from '../models/squads';
+import { squadForCall } from './squads';
 import {
   renderTestSuiteRun,
   scenarioResultId,
@@ -79,7 +81,10 @@ export async function startTestSuiteRun(temporal: Client, input: TestSuiteRunInp
 }
 
 /** What `scenarioCall` needs of the run: its ids, its agent (and version), one scenario. */
-export type ScenarioCallRequest = Pick<TestSuiteRunInput, 'runId' | 'orgId' | 'livemode' | 'agentId' | 'version'> & {
+export type ScenarioCallRequest = Pick<
+  TestSuiteRunInput,
+  'runId' | 'orgId' | 'livemode' | 'agentId' | 'version' | 'squadId'
+> & {
   index: number;
   scenario: TestScenario;
 };
@@ -90,10 +95,14 @@ export type ScenarioCallRequest = Pick<TestSuiteRunInput, 'runId' | 'orgId' | 'l
  * `newCallInput`, as `POST /v1/calls` builds it) with the scenario's persona, goal and `max_turns`, the
  * call id derived from the run id and the index (a retried activity builds the same call), and metadata
  * naming the run and the scenario.
- * @throws Error with `name` `SCENARIO_AGENT_MISSING` when the agent was deleted (or lacks the version)
+ * A squad run's call is a call of the squad (src/services/squads.ts `squadForCall`: every member's
+ * version fixed now), its start member answering.
+ * @throws Error with `name` `SCENARIO_AGENT_MISSING` when the agent was deleted (or lacks the version),
+ *   or the squad was (or a member's agent)
  */
 export async function scenarioCall(req: ScenarioCallRequest): Promise<CallWorkflowInput> {
-  const agent = await findLiveAgent({ orgId: req.orgId, livemode: req.livemode }, req.agentId);
+  const squad = req.squadId ? await scenarioSquad(req, req.squadId) : null;
+  const agent = squad ? squad.start : await findLiveAgent({ orgId: req.orgId, livemode: req.livemode }, req.agentId);
   if (!agent) {
     const err = new Error(`The agent ${req.agentId} no longer exists.`);
     err.name = SCENARIO_AGENT_MISSING;
@@ -123,7 +132,21 @@ export async function scenarioCall(req: ScenarioCallRequest): Promise<CallWorkfl
       },
     },
   );
+  if (squad) input.squad = squad.squad;
   return input;
+}
+
+/** The squad a squad run's scenario call carries; `SCENARIO_AGENT_MISSING` when it cannot run now. */
+async function scenarioSquad(req: ScenarioCallRequest, squadId: string) {
+  const tenant = { orgId: req.orgId, livemode: req.livemode };
+  const found = await findLiveSquad(tenant, squadId);
+  const fail = (why: string) => Object.assign(new Error(why), { name: SCENARIO_AGENT_MISSING });
+  if (!found) throw fail(`The squad ${squadId} no longer exists.`);
+  try {
+    return await squadForCall(found, tenant, { phone: SCENARIO_CALL_TO });
+  } catch (err) {
+    throw fail(`The squad ${squadId} cannot run: ${(err as Error).message}`);
+  }
 }
 
 /** Records scenario `result.index`'s state in run `runId` (its own row: one writer, the scenario's activities). */

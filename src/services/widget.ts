@@ -20,6 +20,7 @@ import type { WithId } from '../models/store';
 import { openSecret, sealSecret } from '../secrets';
 import { widgetCustomerAddress } from '../shared/conversations';
 import { findConversation } from './conversations';
+import { Squad } from '../models/squads';
 
 /** How long a widget session (and its token) lasts: 24 hours. */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -35,6 +36,8 @@ export interface WidgetPolicy {
   requireIdentity: boolean;
   /** Identity secrets that verify now, newest first (none: no verified identity is possible). */
   secrets: string[];
+  /** The squad answering new conversations of its mode (`svcctl widget configure --squad-id`); null: none. */
+  squadId: string | null;
 }
 
 /** Reads an organization's widget settings (the defaults when it has none). */
@@ -48,6 +51,7 @@ export async function widgetPolicy(orgId: string, nowMs = Date.now()): Promise<W
   return {
     allowedOrigins: doc?.allowed_origins ?? DEFAULTS.allowed_origins,
     requireIdentity: doc?.require_identity ?? DEFAULTS.require_identity,
+    squadId: doc?.squad_id ?? null,
     secrets,
   };
 }
@@ -104,6 +108,7 @@ export function renderWidgetSettings(doc: WithId<WidgetSettingsDoc>, newSecret?:
     org_id: doc._id,
     allowed_origins: doc.allowed_origins,
     require_identity: doc.require_identity,
+    squad_id: doc.squad_id ?? null,
     ...(newSecret ? { identity_secret: newSecret } : {}),
     previous_secret_expires_at:
       doc.previous_expires_ms != null && doc.previous_identity_secret
@@ -114,13 +119,17 @@ export function renderWidgetSettings(doc: WithId<WidgetSettingsDoc>, newSecret?:
 }
 
 /**
- * `svcctl widget configure`: sets the allowed origins and/or whether identity is required (what is not
- * given is kept). The first configuration makes the identity secret, returned once.
+ * `svcctl widget configure`: sets the allowed origins, whether identity is required and/or the squad
+ * answering new widget conversations (`squadId`; null clears it) (what is not given is kept). The first
+ * configuration makes the identity secret, returned once.
+ * @throws Error when `squadId` is no live squad of the organization (in either mode)
  */
 export async function configureWidget(
   orgId: string,
-  changes: { allowedOrigins?: string[]; requireIdentity?: boolean },
+  changes: { allowedOrigins?: string[]; requireIdentity?: boolean; squadId?: string | null },
 ): Promise<ReturnType<typeof renderWidgetSettings>> {
+  if (changes.squadId && !(await Squad.exists({ _id: changes.squadId, org_id: orgId, deleted_ms: null })))
+    throw new Error(`No such squad in this organization: ${changes.squadId}`);
   const existing = await WidgetSettings.findById(orgId).lean();
   const secret = existing?.identity_secret ? undefined : newIdentitySecret();
   const doc = (await WidgetSettings.findOneAndUpdate(
@@ -129,6 +138,7 @@ export async function configureWidget(
       $set: {
         ...(changes.allowedOrigins ? { allowed_origins: changes.allowedOrigins.map(normalizeOrigin) } : {}),
         ...(changes.requireIdentity !== undefined ? { require_identity: changes.requireIdentity } : {}),
+        ...(changes.squadId !== undefined ? { squad_id: changes.squadId } : {}),
         ...(secret ? { identity_secret: sealSecret(secret) } : {}),
         updated_ms: Date.now(),
       },

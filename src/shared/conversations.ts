@@ -134,9 +134,11 @@ export function keywordOf(channel: Channel, text: string): Keyword | null {
 
 /**
  * How a message reads in the assistant's chat history: the customer's as the user, the assistant's as
- * its own, a person's or an API client's as a system note (the assistant did not write them).
+ * its own, a person's or an API client's as a system note (the assistant did not write them), a squad's
+ * `handoff` entry as the system note it is.
  */
 export function chatMessageOf(author: MessageAuthor | string, text: string): ChatMessage {
+  if (author === 'handoff') return { role: 'system', content: text };
   if (author === 'customer') return { role: 'user', content: text };
   if (author === 'assistant') return { role: 'assistant', content: text };
   return {
@@ -224,6 +226,34 @@ export interface OutboundMessageInput {
   agentId?: string | null;
   /** An assistant reply: the tool calls the assistant made before it; absent: none. */
   toolCalls?: ToolCallEntry[];
+  /** An assistant reply of a squad's conversation: the member's agent that wrote it and its version. */
+  agent?: { id: string; version: number | null };
+}
+
+/**
+ * A squad's conversation (src/shared/squads.ts): the squad, the member answering now and the hand-offs
+ * made since the conversation started with it (capped by the squad's `max_handoffs`).
+ */
+export interface ConversationSquadState {
+  id: string;
+  current: string;
+  handoffs: number;
+}
+
+/** A hand-off between two members of a squad's conversation, as its `handoff` message records it. */
+export interface ConversationHandoffEntry {
+  /** The `handoff` message's id and the `conversation.handed_off` event's, chosen by the workflow. */
+  messageId: string;
+  eventId: string;
+  from: string;
+  to: string;
+  /** The context policy as shown (`all`, `last:3`, `summary`): src/shared/squads.ts `contextLabel`. */
+  context: string;
+  /** A `summary` hand-off: what the model wrote and the next member was given. */
+  summary?: string;
+  /** The conversation's hand-offs counting this one. */
+  handoffs: number;
+  createdMs: number;
 }
 
 /** A tool call as a message records it: the model's call, what the model was given back, and its record. */
@@ -263,6 +293,8 @@ export interface CarriedConversationState {
   logSeq?: number;
   /** The staff user who took the conversation over (absent: nobody in particular). */
   takenBy?: string | null;
+  /** A squad's conversation: its squad and member answering (absent: one agent answers). */
+  squad?: ConversationSquadState;
 }
 
 /** One item of the conversation's ordered work queue. */
@@ -283,7 +315,9 @@ export type ConversationWork =
    * Tool calls of an assistant turn that no stored reply carries (no text after them, or the turn's
    * replies were dropped), recorded on the customer's message the turn answered (`messageId`).
    */
-  | { kind: 'toolCalls'; messageId: string; toolCalls: ToolCallEntry[] };
+  | { kind: 'toolCalls'; messageId: string; toolCalls: ToolCallEntry[] }
+  /** A squad member handed the conversation to another: its `handoff` message and `conversation.handed_off`. */
+  | { kind: 'handoff'; entry: ConversationHandoffEntry };
 
 /** Argument of `conversationWorkflow`: the conversation's identity, fixed at its creation. */
 export interface ConversationWorkflowInput {

@@ -107,6 +107,8 @@ export function handoffMessages(input: {
   context: HandoffContext;
   previous: readonly ChatMessage[];
   summary?: string | null;
+  /** Who was handed over, as the note names them: `caller` (a call, the default) or `customer` (a conversation). */
+  party?: 'caller' | 'customer';
 }): ChatMessage[] {
   const lines = spokenLines(input.previous);
   const context: ChatMessage[] =
@@ -120,7 +122,43 @@ export function handoffMessages(input: {
     ...context,
     {
       role: 'system',
-      content: `The caller was handed to you (${input.to}) by ${input.from}. Continue the conversation: answer the caller now.`,
+      content: `The ${input.party ?? 'caller'} was handed to you (${input.to}) by ${input.from}. Continue the conversation: answer the ${input.party ?? 'caller'} now.`,
     },
   ];
+}
+
+/** Where a member's hand-off goes, as `routeHandoff` decides it. */
+export type HandoffRoute = { to: string; context: HandoffContext } | { error: string };
+
+/**
+ * The channel-neutral rule of a hand-off the model asked for (`handoff_to_<name>`), as a call
+ * (src/workflows/call-squad.ts) and a text conversation (src/workflows/conversation-squad.ts) apply it:
+ * to the member named when the current member may hand to it; past `max_handoffs` to `overflow`
+ * instead; refused (an error the model is given, the member keeps the other party) when it may not
+ * hand to that member, or when the cap is reached and there is no other overflow member.
+ * @param made hand-offs made so far (a call's, or a conversation's since it started with the squad)
+ * @param medium what the refusal names: `call` (the caller) or `conversation` (the customer)
+ */
+export function routeHandoff(
+  member: { name: string; handoffs: readonly SquadHandoff[] },
+  squad: { max_handoffs: number; overflow: string | null },
+  made: number,
+  toolName: string,
+  medium: 'call' | 'conversation' = 'call',
+): HandoffRoute {
+  const name = toolName.slice(HANDOFF_TOOL_PREFIX.length);
+  const handoff = member.handoffs.find((h) => h.to === name);
+  if (!handoff) return { error: `Error: no hand-off to '${name}'.` };
+  if (made < squad.max_handoffs) return { to: name, context: handoff.context };
+  if (squad.overflow === null || squad.overflow === member.name)
+    return {
+      error: `Error: this ${medium} has made its ${squad.max_handoffs} hand-offs; keep helping the ${medium === 'call' ? 'caller' : 'customer'} yourself.`,
+    };
+  return { to: squad.overflow, context: handoff.context };
+}
+
+/** What the model is asked for a `summary` hand-off (`call` or `conversation`: what it summarizes). */
+export function handoffSummaryRequest(medium: 'call' | 'conversation'): string {
+  const who = medium === 'call' ? 'caller' : 'customer';
+  return `The ${who} is being handed to another assistant. Summarize this ${medium} for it in at most three short sentences: who is ${medium === 'call' ? 'calling' : 'writing'}, what they need, and what was already done or agreed. Answer with the summary only.`;
 }

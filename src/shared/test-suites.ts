@@ -90,6 +90,8 @@ export interface TestSuiteRunInput {
   agentId: string;
   /** The agent version run; null: the agent's current configuration. */
   version: number | null;
+  /** A squad run: each scenario's call is a call of this squad (absent: of `agentId`). */
+  squadId?: string;
   /** The suite's scenarios as they were when the run started. */
   scenarios: TestScenario[];
   /** Scenarios run at once (default `TEST_SUITE_LIMITS.concurrency`). */

@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   'message.delivered',
   'message.failed',
   'conversation.needs_person',
+  'conversation.handed_off',
   'webhook_endpoint.delivery_failed',
   'connector.version_published',
   'bulk_call.contact_completed',

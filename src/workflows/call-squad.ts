@@ -14,13 +14,7 @@
  */
 import { callSystemPrompt, type ToolCall } from '../shared/assistant';
 import type { AgentSnapshot, CallSquad as CallSquadInput, CallSquadMember, CallWorkflowInput } from '../shared/calls';
-import {
-  contextLabel,
-  handoffFunction,
-  handoffMessages,
-  HANDOFF_TOOL_PREFIX,
-  type HandoffContext,
-} from '../shared/squads';
+import { contextLabel, handoffFunction, handoffMessages, routeHandoff, type HandoffContext } from '../shared/squads';
 import { handoffLlm } from './call-activities';
 import type { CallRecord } from './call-record';
 import type { CallTools } from './call-tools';
@@ -94,22 +88,12 @@ export class CallSquad {
    * or while one is already pending in this turn.
    */
   private ask(call: ToolCall): ToolEffect {
-    const name = call.name.slice(HANDOFF_TOOL_PREFIX.length);
-    const handoff = this.current.handoffs.find((h) => h.to === name);
-    if (!handoff) return { summary: `Error: no hand-off to '${name}'.`, ends: false };
     if (this.pending !== null) return { summary: 'Error: a hand-off is already under way.', ends: false };
-    let to = name;
-    if (this.handoffs >= this.squad.max_handoffs) {
-      if (this.squad.overflow === null || this.squad.overflow === this.current.name)
-        return {
-          summary: `Error: this call has made its ${this.squad.max_handoffs} hand-offs; keep helping the caller yourself.`,
-          ends: false,
-        };
-      to = this.squad.overflow;
-    }
-    this.pending = { to: this.member(to), context: handoff.context };
+    const route = routeHandoff(this.current, this.squad, this.handoffs, call.name);
+    if ('error' in route) return { summary: route.error, ends: false };
+    this.pending = { to: this.member(route.to), context: route.context };
     // Ends the turn's tool rounds: the next member answers with its own prompt and tools.
-    return { summary: `Handed off to ${to}.`, ends: true };
+    return { summary: `Handed off to ${route.to}.`, ends: true };
   }
 
   /**

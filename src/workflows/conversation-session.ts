@@ -41,6 +41,7 @@ import {
   type ProviderStatusInput,
 } from '../shared/conversations';
 import { conversationTurn } from './conversation-turn';
+import { ConversationSquad } from './conversation-squad';
 import { errorMessage, LOCAL_STORE_ACTIVITY, UNTIL_DONE } from './retry';
 import { toolCallKeys } from './tools';
 
@@ -112,6 +113,8 @@ export class ConversationSession {
   private activity = 0;
   /** The keys of this run's tool calls (`tc_…`). */
   private readonly toolCallKey = toolCallKeys();
+  /** A squad's conversation (src/workflows/conversation-squad.ts); null: one agent answers. */
+  private squad: ConversationSquad | null = null;
 
   /** @param input the conversation's identity, and the state carried by a continue-as-new (if any) */
   constructor(private readonly input: ConversationWorkflowInput) {
@@ -134,6 +137,7 @@ export class ConversationSession {
     this.work = carried?.pending ?? [];
     this.logSeq = carried?.logSeq ?? 0;
     this.takenBy = carried?.takenBy ?? null;
+    if (carried?.squad) this.squad = new ConversationSquad(carried.squad);
   }
 
   /** `inbound` signal: a live webhook's message, stored (deduplicated) and answered in order. */
@@ -231,6 +235,7 @@ export class ConversationSession {
     this.history = state.history;
     this.logSeq = state.logSeq ?? this.logSeq;
     this.takenBy = state.takenBy ?? null;
+    if (state.squad) this.squad = new ConversationSquad(state.squad);
     this.loaded = true;
   }
 
@@ -304,6 +309,7 @@ export class ConversationSession {
         pending: this.work,
         ...(this.input.channel === 'web' ? { logSeq: this.logSeq } : {}),
         ...(this.takenBy ? { takenBy: this.takenBy } : {}),
+        ...(this.squad ? { squad: this.squad.state } : {}),
       },
     };
   }
@@ -400,6 +406,12 @@ export class ConversationSession {
       case 'toolCalls':
         await this.exclusive(() => store.recordToolCalls({ messageId: item.messageId, toolCalls: item.toolCalls }));
         return;
+      case 'handoff': {
+        const { serviceNumber, customerNumber } = this.input;
+        const handoff = { conversation: this.ref, serviceNumber, customerNumber, entry: item.entry };
+        await this.exclusive(() => store.recordConversationHandoff(handoff));
+        return;
+      }
     }
   }
 
@@ -485,6 +497,7 @@ export class ConversationSession {
         agentId: this.agentId,
         customerNumber: this.input.customerNumber,
         conversationId: this.input.conversationId,
+        ...(this.squad ? { squad: { id: this.squad.state.id, member: this.squad.state.current } } : {}),
       }),
     );
     // What the turn answers is taken once the store is read (after the work lane's writes queued before
@@ -503,27 +516,51 @@ export class ConversationSession {
       customerNumber: this.input.customerNumber,
     });
     const messages: ChatMessage[] = [{ role: 'system', content: system }, ...this.history];
-    const turn = await conversationTurn(this.input, context.agent, context.contactId, messages, this.toolCallKey);
+    const own = this.squad && context.squad ? this.squad.offer(context.squad) : undefined;
+    const turn = await conversationTurn(this.input, context.agent, context.contactId, messages, this.toolCallKey, own);
     const dropped = this.status !== 'open' || this.optedOut;
     const unsent = dropped ? [...turn.replies.flatMap((r) => r.toolCalls), ...turn.unsent] : turn.unsent;
     if (unsent.length && answered) this.work.push({ kind: 'toolCalls', messageId: answered, toolCalls: unsent });
     // A person took the conversation over while the assistant was answering (the `handoff` update): the
     // answer is neither sent nor kept in the history; the person answers now.
-    if (this.status !== 'open') return;
+    if (this.status !== 'open') {
+      this.squad?.drop();
+      return;
+    }
     // The turn's messages go after what it answered, before customer messages that arrived meanwhile.
     this.history.splice(seenUpTo, 0, ...messages.slice(1 + seenUpTo));
-    // A customer who opted out meanwhile gets nothing more.
+    // A customer who opted out meanwhile gets nothing more. A squad's replies carry the member's agent.
+    const speaker = this.squad ? { id: context.agent.id, version: context.agent.version ?? null } : undefined;
     if (!this.optedOut)
       for (const { text, toolCalls } of turn.replies)
-        this.work.push({ kind: 'outbound', message: this.reply(text, toolCalls) });
+        this.work.push({ kind: 'outbound', message: this.reply(text, toolCalls, speaker) });
     if (turn.handoff !== null) this.handOver(turn.handoff);
     else if (turn.failure !== null) this.handOver(`The assistant could not answer: ${turn.failure}`);
+    else if (this.squad?.handingOff) await this.handOff(context.agent.model, messages, answered);
+  }
+
+  /**
+   * A squad member asked to hand the conversation over (src/workflows/conversation-squad.ts): the next
+   * member's memory replaces the assistant's, the `handoff` entry is queued for the work lane, and the
+   * next member answers at once (the message the turn answered is answered again, by it).
+   */
+  private async handOff(model: string | null, messages: ChatMessage[], answered: string | undefined): Promise<void> {
+    const turn = { conversationId: this.input.conversationId, model, messages };
+    const { history, entry } = await this.squad!.complete(turn, this.history);
+    this.history = history;
+    this.work.push({ kind: 'handoff', entry });
+    if (answered && this.status === 'open' && !this.optedOut) this.unanswered.push(answered);
   }
 
   /** An assistant reply, with its message and event ids chosen here (deterministic on replay). */
-  private reply(text: string, toolCalls: ToolCallEntry[] = []): OutboundMessageInput {
+  private reply(
+    text: string,
+    toolCalls: ToolCallEntry[] = [],
+    agent?: { id: string; version: number | null },
+  ): OutboundMessageInput {
     return {
       ...(toolCalls.length ? { toolCalls } : {}),
+      ...(agent ? { agent } : {}),
       messageId: newId('msg'),
       author: 'assistant',
       from: this.input.serviceNumber,

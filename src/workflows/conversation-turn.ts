@@ -12,6 +12,7 @@ import type { AgentSnapshot } from '../shared/calls';
 import type { ConversationWorkflowInput, ToolCallEntry } from '../shared/conversations';
 import { offeredTools } from '../shared/tools';
 import { assistantTurn } from './assistant';
+import type { OwnFunctions } from './conversation-squad';
 import { errorMessage } from './retry';
 import { channelTools, resolveCustomTools } from './tools';
 
@@ -40,6 +41,8 @@ export interface ConversationTurn {
  * `schedule_callback` when the agent enables it). Never throws but for cancellation: a failure is
  * returned in `failure`.
  * @param toolCallKey the run's tool call keys (src/workflows/tools.ts `toolCallKeys`)
+ * @param own functions the workflow answers itself (a squad member's `handoff_to_<name>`:
+ *   src/workflows/conversation-squad.ts); absent: none
  */
 export async function conversationTurn(
   input: ConversationWorkflowInput,
@@ -47,6 +50,7 @@ export async function conversationTurn(
   contactId: string | null,
   messages: ChatMessage[],
   toolCallKey: (modelId: string) => string,
+  own?: OwnFunctions,
 ): Promise<ConversationTurn> {
   const result: ConversationTurn = { replies: [], unsent: [], handoff: null, failure: null };
   const channel = input.channel === 'web' ? 'widget' : 'conversation';
@@ -101,6 +105,7 @@ export async function conversationTurn(
           }
         : {}),
       toolCallKey,
+      ...(own ? { own } : {}),
       observer: {
         onText: (text) => {
           result.replies.push({ text, toolCalls });

@@ -72,6 +72,7 @@ async function runScenario(input: TestSuiteRunInput, index: number): Promise<Sce
       livemode: input.livemode,
       agentId: input.agentId,
       version: input.version,
+      ...(input.squadId ? { squadId: input.squadId } : {}),
       index,
       scenario,
     });

@@ -17,9 +17,8 @@
 import type { Request, Response, Router } from 'express';
 import twilio from 'twilio';
 import type { Client } from '@temporalio/client';
-import { ensureConversation, signalConversation } from '../../services/conversations';
+import { conversationAnswerer, ensureConversation, signalConversation } from '../../services/conversations';
 import { logger } from '../../logger';
-import { answeringAgent } from '../../models/agents';
 import {
   Conversation,
   Message,
@@ -94,7 +93,10 @@ const twilioInboundMessage = (temporal: Client) =>
         { orgId: number.org_id, livemode: true, channel, customerNumber: from },
         async () => ({
           serviceNumber: to,
-          agentId: (await answeringAgent({ orgId: number.org_id, livemode: true }, number.agent_id))?._id ?? null,
+          ...(await conversationAnswerer(
+            { orgId: number.org_id, livemode: true },
+            { agentId: number.agent_id, squadId: number.squad_id },
+          )),
         }),
       );
       const media = Number(body.NumMedia ?? 0);

@@ -744,6 +744,18 @@ class Conversation(BaseModel):
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
         ),
     ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent."
+        ),
+    ]
+    squad_member: Annotated[
+        str | None,
+        Field(
+            description="A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad."
+        ),
+    ]
     status: Literal['open', 'needs_person']
     handoff_reason: str | None
     taken_by: Annotated[
@@ -771,6 +783,17 @@ class Conversation(BaseModel):
     ]
 
 
+class AgentVersion4(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description="An assistant reply of a squad's conversation: the version of `agent_id` that wrote it.",
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class PhoneNumber(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -781,6 +804,12 @@ class PhoneNumber(BaseModel):
     number: str
     channels: list[Literal['voice', 'sms', 'whatsapp']]
     agent_id: str | None
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description='The squad answering instead of `agent_id`: inbound calls start as squad calls, new conversations are answered by its members; null: none.'
+        ),
+    ]
     inbound_webhook_url: Annotated[
         str | None,
         Field(
@@ -1382,7 +1411,7 @@ class ContactDeleted(BaseModel):
     ]
 
 
-class AgentVersion5(RootModel[int]):
+class AgentVersion6(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -1393,7 +1422,7 @@ class AgentVersion5(RootModel[int]):
     ]
 
 
-class AgentVersion6(RootModel[int]):
+class AgentVersion7(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -2175,6 +2204,25 @@ class MessageTemplateDetails(BaseModel):
     name: str
     language: str
     parameters: list[str]
+
+
+class MessageHandoff(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    from_: Annotated[
+        str,
+        Field(
+            alias='from', description='The member that handed the conversation over.'
+        ),
+    ]
+    to: Annotated[str, Field(description='The member answering from then on.')]
+    context: Annotated[
+        str, Field(description='What it was given: `all`, `last:N` or `summary`.')
+    ]
+    summary: Annotated[
+        str | None, Field(description='A `summary` hand-off: the summary it was given.')
+    ] = None
 
 
 class MessageError(BaseModel):
@@ -7731,7 +7779,30 @@ class Message(BaseModel):
     to: str
     text: str
     template: MessageTemplateDetails | None
-    author: Literal['customer', 'assistant', 'person', 'api']
+    author: Annotated[
+        Literal['customer', 'assistant', 'person', 'api', 'handoff'],
+        Field(
+            description='`handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).'
+        ),
+    ]
+    agent_id: Annotated[
+        str | None,
+        Field(
+            description="An assistant reply of a squad's conversation: the member's agent that wrote it."
+        ),
+    ] = None
+    agent_version: Annotated[
+        AgentVersion4 | None,
+        Field(
+            description="An assistant reply of a squad's conversation: the version of `agent_id` that wrote it."
+        ),
+    ] = None
+    handoff: Annotated[
+        MessageHandoff | None,
+        Field(
+            description='A `handoff` entry: who handed the conversation to whom, with what context.'
+        ),
+    ] = None
     user_id: Annotated[
         str | None,
         Field(
@@ -7860,7 +7931,7 @@ class ConversationEvent(BaseModel):
             description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
         ),
     ] = None
-    type: Literal['conversation.needs_person']
+    type: Literal['conversation.needs_person', 'conversation.handed_off']
     data: ConversationEventData
 
 
@@ -9789,7 +9860,18 @@ class BulkCall(BaseModel):
     livemode: bool
     name: str | None
     status: Literal['running', 'paused', 'completed', 'canceled']
-    agent_id: str
+    agent_id: Annotated[
+        str,
+        Field(
+            description="The agent of its calls; a squad's campaign: the squad's start member's agent."
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description='The squad its calls run (each starts as a squad call: `POST /v1/calls` with `squad_id`); null: one agent.'
+        ),
+    ]
     form_id: str
     from_: Annotated[str | None, Field(alias='from')]
     max_concurrency: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
@@ -10091,7 +10173,7 @@ class AgentVersionConfig(BaseModel):
     ]
 
 
-class AgentVersion4(BaseModel):
+class AgentVersion5(BaseModel):
     model_config = ConfigDict(
         extra='allow',
     )
@@ -10139,7 +10221,7 @@ class AgentVersionList(BaseModel):
         extra='allow',
     )
     object: Literal['list']
-    data: list[AgentVersion4]
+    data: list[AgentVersion5]
     has_more: Annotated[
         bool, Field(description='True when more objects follow this page.')
     ]
@@ -10156,9 +10238,15 @@ class TestSuiteRun(BaseModel):
     test_suite_id: str
     agent_id: str
     agent_version: Annotated[
-        AgentVersion5 | None,
+        AgentVersion6 | None,
         Field(
             description="The agent version run; null: the agent's current configuration."
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad the scenarios' calls ran (squad calls) instead of the suite's agent; null: the agent."
         ),
     ]
     status: Literal['running', 'completed']
@@ -10193,9 +10281,21 @@ class AnalyzedConversation(BaseModel):
     service_number: str
     agent_id: str | None
     agent_version: Annotated[
-        AgentVersion6 | None,
+        AgentVersion7 | None,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent."
+        ),
+    ]
+    squad_member: Annotated[
+        str | None,
+        Field(
+            description="A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad."
         ),
     ]
     status: Literal['open', 'needs_person']

@@ -615,6 +615,7 @@ class CreatePhoneNumberParams(TypedDict, closed=True):
     number: str
     channels: list[Literal['voice', 'sms', 'whatsapp']]
     agent_id: NotRequired[str]
+    squad_id: NotRequired[str]
     inbound_webhook_url: NotRequired[InboundWebhookUrl | None]
     inbound_webhook_timeout_ms: NotRequired[InboundWebhookTimeoutMs | None]
     overflow_to: NotRequired[str | None]
@@ -629,9 +630,13 @@ class ListPhoneNumbersParams(TypedDict, closed=True):
 AgentId: TypeAlias = str
 
 
+SquadId: TypeAlias = str
+
+
 class UpdatePhoneNumberParams(TypedDict, closed=True):
     channels: NotRequired[list[Literal['voice', 'sms', 'whatsapp']]]
     agent_id: NotRequired[AgentId | None]
+    squad_id: NotRequired[SquadId | None]
     inbound_webhook_url: NotRequired[InboundWebhookUrl | None]
     inbound_webhook_timeout_ms: NotRequired[InboundWebhookTimeoutMs | None]
     overflow_to: NotRequired[str | None]
@@ -825,7 +830,8 @@ class Simulation3(TypedDict, closed=True):
 
 
 class CreateBulkCallParams(TypedDict, closed=True):
-    agent_id: str
+    agent_id: NotRequired[str]
+    squad_id: NotRequired[str]
     form_id: str
     contacts: list[Contacts | Contacts1]
     name: NotRequired[str]
@@ -1058,6 +1064,7 @@ class UpdateTestSuiteParams(TypedDict, closed=True):
 
 class CreateTestSuiteRunParams(TypedDict, closed=True):
     version: NotRequired[int]
+    squad_id: NotRequired[str]
 
 
 class ListTestSuiteRunsParams(TypedDict, closed=True):

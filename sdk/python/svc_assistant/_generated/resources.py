@@ -25,6 +25,7 @@ EVENT_MODELS: dict[str, type[BaseModel]] = {
     "call.handed_off": m.CallEvent,
     "call.analyzed": m.CallEvent,
     "conversation.needs_person": m.ConversationEvent,
+    "conversation.handed_off": m.ConversationEvent,
     "conversation.analyzed": m.ConversationAnalyzedEvent,
     "message.received": m.MessageEvent,
     "message.sent": m.MessageEvent,

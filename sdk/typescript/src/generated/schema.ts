@@ -835,7 +835,7 @@ export interface paths {
         put?: never;
         /**
          * Update a connected number
-         * @description Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope.
+         * @description Only the fields given change; null clears `agent_id`, `squad_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Setting `agent_id` clears `squad_id` and the other way round (both: 400 naming `squad_id`). Needs the `phone_numbers:write` scope.
          */
         post: operations["updatePhoneNumber"];
         /**
@@ -2498,7 +2498,10 @@ export interface components {
             name: string | null;
             /** @enum {string} */
             status: "running" | "paused" | "completed" | "canceled";
+            /** @description The agent of its calls; a squad's campaign: the squad's start member's agent. */
             agent_id: string;
+            /** @description The squad its calls run (each starts as a squad call: `POST /v1/calls` with `squad_id`); null: one agent. */
+            squad_id: string | null;
             form_id: string;
             from: string | null;
             max_concurrency: number;
@@ -2550,6 +2553,10 @@ export interface components {
             agent_id: string | null;
             /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
             agent_version: number | null;
+            /** @description The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent. */
+            squad_id: string | null;
+            /** @description A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad. */
+            squad_member: string | null;
             /** @enum {string} */
             status: "open" | "needs_person";
             handoff_reason: string | null;
@@ -2578,8 +2585,17 @@ export interface components {
             to: string;
             text: string;
             template: components["schemas"]["MessageTemplateDetails"] | null;
-            /** @enum {string} */
-            author: "customer" | "assistant" | "person" | "api";
+            /**
+             * @description `handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).
+             * @enum {string}
+             */
+            author: "customer" | "assistant" | "person" | "api" | "handoff";
+            /** @description An assistant reply of a squad's conversation: the member's agent that wrote it. */
+            agent_id?: string;
+            /** @description An assistant reply of a squad's conversation: the version of `agent_id` that wrote it. */
+            agent_version?: number | null;
+            /** @description A `handoff` entry: who handed the conversation to whom, with what context. */
+            handoff?: components["schemas"]["MessageHandoff"];
             /** @description A `person` reply written in the staff console: the staff user (`usr_…`); null otherwise. */
             user_id: string | null;
             /**
@@ -2607,6 +2623,8 @@ export interface components {
             number: string;
             channels: ("voice" | "sms" | "whatsapp")[];
             agent_id: string | null;
+            /** @description The squad answering instead of `agent_id`: inbound calls start as squad calls, new conversations are answered by its members; null: none. */
+            squad_id: string | null;
             /** @description Asked, for each inbound call, which agent answers it (`call.inbound`); null: `agent_id` answers. */
             inbound_webhook_url: string | null;
             /** @description The signing secret of `inbound_webhook_url` requests (`Svc-Signature`); only in the response that set the URL. */
@@ -3108,6 +3126,8 @@ export interface components {
             agent_id: string;
             /** @description The agent version run; null: the agent's current configuration. */
             agent_version: number | null;
+            /** @description The squad the scenarios' calls ran (squad calls) instead of the suite's agent; null: the agent. */
+            squad_id: string | null;
             /** @enum {string} */
             status: "running" | "completed";
             counts: components["schemas"]["TestSuiteRunCounts"];
@@ -3131,6 +3151,10 @@ export interface components {
             agent_id: string | null;
             /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
             agent_version: number | null;
+            /** @description The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent. */
+            squad_id: string | null;
+            /** @description A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad. */
+            squad_member: string | null;
             /** @enum {string} */
             status: "open" | "needs_person";
             handoff_reason: string | null;
@@ -3167,7 +3191,7 @@ export interface components {
             type: "call.scheduled" | "call.started" | "call.ended" | "call.transferred" | "call.transfer_failed" | "call.handed_off" | "call.analyzed";
             data: components["schemas"]["CallEventData"];
         };
-        /** @description An event of type `conversation.needs_person`: `data.object` is the object as it was then. */
+        /** @description An event of type `conversation.needs_person`, `conversation.handed_off`: `data.object` is the object as it was then. */
         ConversationEvent: {
             /** @example evt_01jd5x2v7c0000000000000000 */
             id: string;
@@ -3186,7 +3210,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "conversation.needs_person";
+            type: "conversation.needs_person" | "conversation.handed_off";
             data: components["schemas"]["ConversationEventData"];
         };
         /** @description An event of type `conversation.analyzed`: `data.object` is the object as it was then. */
@@ -4075,6 +4099,16 @@ export interface components {
             name: string;
             language: string;
             parameters: string[];
+        };
+        MessageHandoff: {
+            /** @description The member that handed the conversation over. */
+            from: string;
+            /** @description The member answering from then on. */
+            to: string;
+            /** @description What it was given: `all`, `last:N` or `summary`. */
+            context: string;
+            /** @description A `summary` hand-off: the summary it was given. */
+            summary?: string;
         };
         MessageError: {
             code: string;
@@ -14499,6 +14533,8 @@ export interface operations {
                     number: string;
                     channels: ("voice" | "sms" | "whatsapp")[];
                     agent_id?: string;
+                    /** @description A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two). */
+                    squad_id?: string;
                     inbound_webhook_url?: string | null;
                     inbound_webhook_timeout_ms?: number | null;
                     overflow_to?: string | null;
@@ -14732,6 +14768,8 @@ export interface operations {
                 "application/json": {
                     channels?: ("voice" | "sms" | "whatsapp")[];
                     agent_id?: string | null;
+                    /** @description A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two: setting one clears the other; null clears it). */
+                    squad_id?: string | null;
                     inbound_webhook_url?: string | null;
                     inbound_webhook_timeout_ms?: number | null;
                     overflow_to?: string | null;
@@ -18318,7 +18356,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    agent_id: string;
+                    /** @description The agent that answers each call; required unless `squad_id` is given (one of the two). */
+                    agent_id?: string;
+                    /** @description A squad (`sqd_…`) instead of one agent: each call starts as a squad call (its `start` member answers, the members hand off); the campaign's `agent_id` is the start member's. */
+                    squad_id?: string;
                     form_id: string;
                     contacts: (string | {
                         /**
@@ -22546,6 +22587,8 @@ export interface operations {
                 "application/json": {
                     /** @description The agent version to run (404 naming `version` when it does not exist); default: the agent's current one. */
                     version?: number;
+                    /** @description A squad (`sqd_…`) to run the scenarios against instead of the suite's agent: each persona call is a squad call (its `start` member answers, the members hand off). Not with `version` (400 naming `squad_id`); 404 naming `squad_id` when it is not a live squad of the organization. */
+                    squad_id?: string;
                 };
             };
         };
