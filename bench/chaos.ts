@@ -29,6 +29,14 @@
  *   npm run bench:chaos                          every fault, 60 keys each (about 12 minutes)
  *   npm run bench:chaos -- --quick               every fault, short: a smoke run (about 5 minutes)
  *   npm run bench:chaos -- --faults api,store --keys 100 --store-down 30 --receiver-down 180
+ *   npm run bench:chaos -- --cluster             the same burst against scripts/stack-cluster.sh
+ *
+ * `--cluster` (bench/chaos-cluster.ts): the service as `npm run stack:cluster` runs it (PostgreSQL, Temporal
+ * as five processes with two history hosts, FerretDB on PostgreSQL, two APIs and two workers behind
+ * HAProxy), under the temporary directory and ports from 27000 (`--port-base`); the client sends every
+ * request to HAProxy. Its faults: none, history (history host 1 of 2), matching, frontend, postgres, api
+ * (API 1 of 2), worker (worker 1 of 2): each SIGKILLed and started again `--down` s later (PostgreSQL:
+ * `--store-down` s).
  *
  * Options: --keys N (per fault), --burst S (the burst's length), --pause S (between caller lines),
  * --down S, --store-down S, --receiver-down S, --give-up S, --settle S, --faults a,b, --keep (keep the
@@ -50,6 +58,15 @@ import {
   type ChildServer,
 } from '../src/dev/infra';
 import { startFakeLlm } from '../test/support/fake-llm';
+import {
+  CLUSTER_FAULTS,
+  killPart,
+  restartPart,
+  startCluster,
+  stopCluster,
+  type ClusterFault,
+  type ClusterStack,
+} from './chaos-cluster';
 import { startHttpsReceiver, testCertificate, type HttpsReceiver } from '../test/support/https-receiver';
 import {
   faultRow,
@@ -68,7 +85,7 @@ const ROOT = path.resolve(__dirname, '../..');
 const started = new Set<ChildProcess>();
 process.once('exit', () => started.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL')));
 const FAULTS = ['none', 'api', 'worker', 'temporal', 'store', 'two', 'receiver'] as const;
-type Fault = (typeof FAULTS)[number];
+type Fault = (typeof FAULTS)[number] | ClusterFault;
 
 const { values: args } = parseArgs({
   options: {
@@ -83,6 +100,8 @@ const { values: args } = parseArgs({
     settle: { type: 'string' },
     faults: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    cluster: { type: 'boolean', default: false },
+    'port-base': { type: 'string', default: '27000' },
   },
 });
 
@@ -104,8 +123,9 @@ const o = {
   giveUpS: opt('give-up', 300, 120),
   settleS: opt('settle', 240, 120),
 };
-const faults: Fault[] = args.faults ? (args.faults.split(',') as Fault[]) : [...FAULTS];
-for (const f of faults) if (!FAULTS.includes(f)) throw new Error(`--faults: unknown fault ${f} (${FAULTS.join(', ')})`);
+const known: readonly Fault[] = args.cluster ? (Object.keys(CLUSTER_FAULTS) as ClusterFault[]) : FAULTS;
+const faults: Fault[] = args.faults ? (args.faults.split(',') as Fault[]) : [...known];
+for (const f of faults) if (!known.includes(f)) throw new Error(`--faults: unknown fault ${f} (${known.join(', ')})`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const log = (msg: string) => process.stderr.write(`[chaos ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -120,11 +140,13 @@ interface ServiceProcess {
 /** Everything running: the embedded servers, the service's processes, the fakes. */
 interface Stack {
   dataDir: string;
-  bins: { temporal: string; ferretdb: string };
-  temporalPort: number;
-  ferretPort: number;
-  temporal: ChildServer & { address: string };
-  ferret: ChildServer & { uri: string };
+  /** `--cluster`: the cluster (the embedded servers below are then absent, `apis` and `workers` empty). */
+  cluster?: ClusterStack;
+  bins?: { temporal: string; ferretdb: string };
+  temporalPort?: number;
+  ferretPort?: number;
+  temporal?: ChildServer & { address: string };
+  ferret?: ChildServer & { uri: string };
   env: NodeJS.ProcessEnv;
   apis: (ServiceProcess | undefined)[];
   workers: (ServiceProcess | undefined)[];
@@ -197,25 +219,16 @@ function receivedAt(stack: Stack, pathname: string): ReceivedDelivery[] {
     .map((r) => ({ eventId: r.eventId!, status: 200, atMs: r.answeredMs! }));
 }
 
-async function startStack(): Promise<Stack> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chaos-'));
-  const bins = await infraBinaries();
-  const [temporalPort, ferretPort, receiverPort] = [await freePort(), await freePort(), await freePort()];
-  log(`data and logs under ${dataDir}`);
-  const [temporal, ferret] = await Promise.all([
-    startTemporalDevServer(bins.temporal, { dataDir, port: temporalPort, uiPort: 0 }).then(tracked),
-    startFerretDB(bins.ferretdb, dataDir, ferretPort).then(tracked),
-  ]);
-  const llm = await startFakeLlm();
+/** The service processes' environment: the fakes' addresses, a fresh secrets key. */
+async function serviceEnv(dataDir: string): Promise<NodeJS.ProcessEnv> {
+  const llm = await startFakeLlm(); // lives as long as this process
   const cert = testCertificate();
-  const env: NodeJS.ProcessEnv = {
+  return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     NODE_ENV: 'development',
     LOG_LEVEL: 'info',
     DATA_DIR: dataDir,
-    MONGODB_URI: ferret.uri,
-    TEMPORAL_ADDRESS: temporal.address,
     SECRETS_KEY: crypto.randomBytes(32).toString('hex'),
     OPENAI_BASE_URL: llm.baseUrl,
     OPENAI_API_KEY: 'sk-chaos-fake',
@@ -223,6 +236,41 @@ async function startStack(): Promise<Stack> {
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_CA_FILE: cert.certFile,
     NODE_EXTRA_CA_CERTS: cert.certFile,
+  };
+}
+
+/** `--cluster`: the cluster of scripts/stack-cluster.sh under the data directory. */
+async function startClusterStack(dataDir: string): Promise<Stack> {
+  fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as its own user and must reach its data directory
+  const receiverPort = await freePort();
+  const env = await serviceEnv(dataDir);
+  const cluster = await startCluster(path.join(dataDir, 'cluster'), Number(args['port-base']), env);
+  return {
+    dataDir,
+    cluster,
+    env: { ...env, MONGODB_URI: cluster.mongodbUri },
+    apis: [],
+    workers: [],
+    receiverPort,
+    receiver: await startHttpsReceiver({ port: receiverPort }),
+    receivedBefore: [],
+  };
+}
+
+async function startStack(): Promise<Stack> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chaos-'));
+  if (args.cluster) return startClusterStack(dataDir);
+  const bins = await infraBinaries();
+  const [temporalPort, ferretPort, receiverPort] = [await freePort(), await freePort(), await freePort()];
+  log(`data and logs under ${dataDir}`);
+  const [temporal, ferret] = await Promise.all([
+    startTemporalDevServer(bins.temporal, { dataDir, port: temporalPort, uiPort: 0 }).then(tracked),
+    startFerretDB(bins.ferretdb, dataDir, ferretPort).then(tracked),
+  ]);
+  const env: NodeJS.ProcessEnv = {
+    ...(await serviceEnv(dataDir)),
+    MONGODB_URI: ferret.uri,
+    TEMPORAL_ADDRESS: temporal.address,
   };
   const stack: Stack = {
     dataDir,
@@ -242,12 +290,12 @@ async function startStack(): Promise<Stack> {
   const [api, worker] = await Promise.all([startApiProcess(stack, 1, apiPort), startWorkerProcess(stack, 1)]);
   stack.apis.push(api);
   stack.workers.push(worker);
-  void llm; // lives as long as this process
   return stack;
 }
 
 /** The base URLs of the APIs started so far (a dead one stays listed: the client finds out). */
-const apiUrls = (stack: Stack, count: number) => stack.apis.slice(0, count).map((a) => `http://127.0.0.1:${a!.port}`);
+const apiUrls = (stack: Stack, count: number) =>
+  stack.cluster ? [stack.cluster.url] : stack.apis.slice(0, count).map((a) => `http://127.0.0.1:${a!.port}`);
 
 /** An answer of `api`, parsed. */
 async function api(base: string, key: string, method: string, urlPath: string, body?: unknown) {
@@ -407,6 +455,19 @@ async function settle(stack: Stack, tenant: Tenant, base: string, limitS: number
   }
 }
 
+/**
+ * `--cluster`: SIGKILLs the fault's part, waits (`--down` s; PostgreSQL `--store-down` s) and starts it
+ * again; when it was started again (ms since the epoch), null for no fault.
+ */
+async function clusterFault(cluster: ClusterStack, fault: ClusterFault): Promise<number | null> {
+  if (fault === 'none') return null;
+  await killPart(cluster, fault);
+  await sleep((fault === 'postgres' ? o.storeDownS : o.downS) * 1000);
+  const restartMs = Date.now();
+  await restartPart(cluster, fault);
+  return restartMs;
+}
+
 /** Runs one fault; its record and what else is worth saying about it. */
 async function runFault(stack: Stack, fault: Fault): Promise<{ record: FaultRecord; notes: string[] }> {
   const tenant = await newTenant(stack, fault);
@@ -424,56 +485,60 @@ async function runFault(stack: Stack, fault: Fault): Promise<{ record: FaultReco
   let downS: number | null = null;
   let recoveredBy: FaultRecord['recoveredBy'] = 'answer';
   const t0 = Date.now();
-  switch (fault) {
-    case 'none':
-      break;
-    case 'api': {
-      const port = stack.apis[0]!.port!;
-      await sigkill(stack.apis[0]!.child);
-      await sleep(o.downS * 1000);
-      restartMs = Date.now();
-      stack.apis[0] = await startApiProcess(stack, 1, port);
-      break;
+  if (stack.cluster) {
+    restartMs = await clusterFault(stack.cluster, fault as ClusterFault);
+    if (fault === 'worker') recoveredBy = 'delivery';
+  } else
+    switch (fault) {
+      case 'none':
+        break;
+      case 'api': {
+        const port = stack.apis[0]!.port!;
+        await sigkill(stack.apis[0]!.child);
+        await sleep(o.downS * 1000);
+        restartMs = Date.now();
+        stack.apis[0] = await startApiProcess(stack, 1, port);
+        break;
+      }
+      case 'worker':
+        recoveredBy = 'delivery';
+        await sigkill(stack.workers[0]!.child);
+        await sleep(o.downS * 1000);
+        restartMs = Date.now();
+        stack.workers[0] = await startWorkerProcess(stack, 1);
+        break;
+      case 'temporal':
+        await sigkill(stack.temporal!.process);
+        await sleep(o.downS * 1000);
+        restartMs = Date.now();
+        stack.temporal = tracked(
+          await startTemporalDevServer(stack.bins!.temporal, {
+            dataDir: stack.dataDir,
+            port: stack.temporalPort!,
+            uiPort: 0,
+          }),
+        );
+        break;
+      case 'store':
+        await sigkill(stack.ferret!.process);
+        await sleep(o.storeDownS * 1000);
+        restartMs = Date.now();
+        stack.ferret = tracked(await startFerretDB(stack.bins!.ferretdb, stack.dataDir, stack.ferretPort!));
+        break;
+      case 'two':
+        await Promise.all([sigkill(stack.apis[1]!.child), sigkill(stack.workers[1]!.child)]);
+        stack.apis[1] = stack.workers[1] = undefined;
+        restartMs = Date.now();
+        break;
+      case 'receiver':
+        recoveredBy = 'delivery';
+        await receiverDown(stack);
+        await sleep(o.receiverDownS * 1000);
+        restartMs = Date.now();
+        stack.receiver = await startHttpsReceiver({ port: stack.receiverPort });
+        break;
     }
-    case 'worker':
-      recoveredBy = 'delivery';
-      await sigkill(stack.workers[0]!.child);
-      await sleep(o.downS * 1000);
-      restartMs = Date.now();
-      stack.workers[0] = await startWorkerProcess(stack, 1);
-      break;
-    case 'temporal':
-      await sigkill(stack.temporal.process);
-      await sleep(o.downS * 1000);
-      restartMs = Date.now();
-      stack.temporal = tracked(
-        await startTemporalDevServer(stack.bins.temporal, {
-          dataDir: stack.dataDir,
-          port: stack.temporalPort,
-          uiPort: 0,
-        }),
-      );
-      break;
-    case 'store':
-      await sigkill(stack.ferret.process);
-      await sleep(o.storeDownS * 1000);
-      restartMs = Date.now();
-      stack.ferret = tracked(await startFerretDB(stack.bins.ferretdb, stack.dataDir, stack.ferretPort));
-      break;
-    case 'two':
-      await Promise.all([sigkill(stack.apis[1]!.child), sigkill(stack.workers[1]!.child)]);
-      stack.apis[1] = stack.workers[1] = undefined;
-      restartMs = Date.now();
-      break;
-    case 'receiver':
-      recoveredBy = 'delivery';
-      await receiverDown(stack);
-      await sleep(o.receiverDownS * 1000);
-      restartMs = Date.now();
-      stack.receiver = await startHttpsReceiver({ port: stack.receiverPort });
-      break;
-  }
-  if (fault !== 'none' && fault !== 'two') downS = Math.round((restartMs! - t0) / 100) / 10;
+  if (restartMs !== null && fault !== 'two') downS = Math.round((restartMs! - t0) / 100) / 10;
   if (fault === 'two') log(`${fault}: api-2 and worker-2 killed; api-1 and worker-1 carry on`);
   else if (restartMs !== null) log(`${fault}: back ${((restartMs - t0) / 1000).toFixed(1)} s after the fault`);
   const keys = await sending;
@@ -486,7 +551,7 @@ async function runFault(stack: Stack, fault: Fault): Promise<{ record: FaultReco
     (a) => ({ eventId: a.event as string, succeeded: a.succeeded as boolean }),
   );
   const record: FaultRecord = {
-    fault,
+    fault: stack.cluster ? CLUSTER_FAULTS[fault as ClusterFault].label : fault,
     downS,
     keys,
     calls: seen.calls,
@@ -542,8 +607,9 @@ async function main(): Promise<void> {
       ),
     );
     await receiverDown(stack);
-    await stack.temporal.stop();
-    await stack.ferret.stop();
+    await stack.temporal?.stop();
+    await stack.ferret?.stop();
+    if (stack.cluster) await stopCluster(stack.cluster);
     if (args.keep) log(`kept ${stack.dataDir}`);
     else fs.rmSync(stack.dataDir, { recursive: true, force: true });
   }

@@ -1,13 +1,14 @@
 /**
  * Production entry point of an API process (`npm run start:api`, docker-compose `api`): connects
  * MongoDB (`MONGODB_URI`, required) and Temporal (`TEMPORAL_ADDRESS`), each with the API's deadline
- * (`DEPENDENCY_DEADLINE_MS`: a dependency that does not answer is a 503, not a hang), listens on `PORT`,
+ * (`DEPENDENCY_DEADLINE_MS`: a dependency that does not answer is a 503, not a hang), checks that the
+ * namespace has the service's search attributes (refusing to start without them), listens on `PORT`,
  * and stops cleanly on SIGINT/SIGTERM. Traces with the standard `OTEL_*` variables (src/platform/tracing.ts).
  */
 import { config } from '../config';
 import { DEPENDENCY_DEADLINE_MS } from '../errors';
 import { connectStore, disconnectStore } from '../models/register';
-import { connectClient } from '../platform/temporal';
+import { connectClient, verifySearchAttributes } from '../platform/temporal';
 import { logger } from '../logger';
 import { startTracing, stopTracing } from '../platform/tracing';
 import { startApi } from './server';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   // A store or Temporal that does not answer fails a request within DEPENDENCY_DEADLINE_MS: 503.
   await connectStore(cfg.mongodbUri, { deadlineMs: DEPENDENCY_DEADLINE_MS });
   const temporal = await connectClient();
+  await verifySearchAttributes(temporal); // registered by an operator: refuses to start without them
   const api = await startApi({ temporal, port: cfg.port });
   logger.info(`API listening on :${api.port}`);
   const stop = async () => {

@@ -37,6 +37,14 @@ export function isDuplicateKey(err: unknown): boolean {
   return code === 11000 || (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
 }
 
+/**
+ * FerretDB's messages when it cannot reach its PostgreSQL backend: no connection (pgx's "failed to
+ * connect to `user=…`"), a connection the server closed, or PostgreSQL's own SQLSTATE 57P01-57P03
+ * (shutting down, crashed, starting up) and class 08 (connection exceptions).
+ */
+const BACKEND_DOWN =
+  /failed to connect to `|\(SQLSTATE 57P0[123]\)|\(SQLSTATE 08[0-9A-Z]{3}\)|: conn closed|unexpected EOF/;
+
 /** Node's error codes of a socket the other side closed or never opened. */
 const SOCKET_GONE = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']);
 
@@ -45,7 +53,9 @@ const SOCKET_GONE = new Set(['EPIPE', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT']
  * the driver's network errors (a dropped or refused connection, a socket timeout), no server selectable
  * within `serverSelectionTimeoutMS`, a closed or unconnected client, and mongoose's "buffering timed out"
  * (a command held while the connection was down, past `bufferTimeoutMS`), and Node's own socket errors
- * raised inside the driver. The API answers these 503.
+ * raised inside the driver; and FerretDB's InternalError (code 1) when its PostgreSQL backend is down or
+ * restarting (`BACKEND_DOWN`: FerretDB itself answers, its database does not; `npm run stack:cluster`).
+ * The API answers these 503.
  */
 export function isStoreUnavailable(err: unknown): boolean {
   const { mongo } = mongoose;
@@ -59,6 +69,8 @@ export function isStoreUnavailable(err: unknown): boolean {
       return true;
     const { name, message, code, stack } = e as { name?: unknown; message?: unknown; code?: unknown; stack?: unknown };
     if (name === 'MongooseServerSelectionError') return true;
+    if (e instanceof mongo.MongoServerError && code === 1 && typeof message === 'string' && BACKEND_DOWN.test(message))
+      return true;
     // A socket the store closed, written to by the driver before it noticed: Node's own EPIPE (or reset)
     // error, which the driver lets through unwrapped (writeAfterFIN in its connection's writeCommand).
     if (

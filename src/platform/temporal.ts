@@ -1,7 +1,9 @@
 /**
  * Temporal connections for the API (client) and the worker, and the search attributes operators use in
- * the Temporal Web UI (registered at start: `--search-attribute` on the dev server, the operator service
- * on any other cluster, AlreadyExists ignored); and `activityKey`, the running activity's key.
+ * the Temporal Web UI: `npm start` registers them on its embedded dev server (`--search-attribute`, and
+ * `ensureSearchAttributes`); the production entry points (src/api/main.ts, src/worker/main.ts) only
+ * check that an operator registered them (`verifySearchAttributes`) and refuse to start otherwise. And
+ * `activityKey`, the running activity's key.
  */
 import { activityInfo } from '@temporalio/activity';
 import {
@@ -125,7 +127,12 @@ export function isTemporalUnreachable(err: unknown): boolean {
   return false;
 }
 
-/** Registers our search attributes on the namespace; attributes that already exist are fine. */
+/**
+ * Registers our search attributes on the namespace; attributes that already exist are fine. Only for the
+ * embedded development server of `npm start` (src/dev/start.ts), which the service owns: on any other
+ * cluster an operator registers them (`temporal operator search-attribute create`, README "Scaling out")
+ * and the service checks (`verifySearchAttributes`). Failures are logged, not thrown.
+ */
 export async function ensureSearchAttributes(client: Client): Promise<void> {
   const namespace = config().temporalNamespace;
   try {
@@ -145,6 +152,70 @@ export async function ensureSearchAttributes(client: Client): Promise<void> {
       { error: (err as Error).message },
     );
   }
+}
+
+/** The `temporal operator search-attribute create --type` name of one of our keys' types. */
+const cliTypeName = (k: { type: SearchAttributeType }) => (k.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword');
+
+/** temporal.api.enums.v1.IndexedValueType of one of our keys' types: 2 = KEYWORD, 5 = BOOL. */
+const indexedValueType = (k: { type: SearchAttributeType }) => (k.type === SearchAttributeType.BOOL ? 5 : 2);
+
+/**
+ * The problems `verifySearchAttributes` finds, as sentences: each of our search attributes
+ * (`searchAttributeKeys`) missing from the namespace's custom attributes `existing` (name → Temporal's
+ * IndexedValueType number, as ListSearchAttributes returns them), or registered with another type.
+ */
+export function searchAttributeProblems(existing: Record<string, number>): string[] {
+  return Object.values(searchAttributeKeys).flatMap((k) => {
+    if (!(k.name in existing)) return [`${k.name} (${cliTypeName(k)}) is missing`];
+    if (Number(existing[k.name]) !== indexedValueType(k))
+      return [`${k.name} is registered with IndexedValueType ${existing[k.name]}, not ${cliTypeName(k)}`];
+    return [];
+  });
+}
+
+/**
+ * Checks, at the start of an API or worker process, that every search attribute the service sets on its
+ * workflows (src/shared/search-attributes.ts) is registered on the namespace with its type, through the
+ * operator service's ListSearchAttributes. Without them every call start or status update would fail
+ * later with INVALID_ARGUMENT ("search attribute … is not defined"); instead the process refuses to start.
+ * A server that does not let this client list them (PERMISSION_DENIED, UNIMPLEMENTED: a namespace-scoped
+ * API key on a cloud service) cannot be checked: that is logged as a warning and the start goes on.
+ * @throws Error naming each missing or mistyped attribute and the `temporal operator` commands that
+ *   register them; or the server's error when the namespace does not exist or Temporal does not answer
+ */
+export async function verifySearchAttributes(client: Client, namespace = config().temporalNamespace): Promise<void> {
+  let existing: Record<string, number>;
+  try {
+    const res = await client.connection.operatorService.listSearchAttributes({ namespace });
+    existing = (res.customAttributes ?? {}) as Record<string, number>;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code !== grpcStatus.PERMISSION_DENIED && code !== grpcStatus.UNIMPLEMENTED)
+      throw new Error(
+        `could not list the search attributes of Temporal namespace "${namespace}": ${(err as Error).message}`,
+        { cause: err },
+      );
+    logger.warn('cannot check the search attributes (not allowed to list them): assuming they are registered', {
+      namespace,
+      error: (err as Error).message,
+    });
+    return;
+  }
+  const problems = searchAttributeProblems(existing);
+  if (problems.length === 0) return;
+  const commands = Object.values(searchAttributeKeys)
+    .filter((k) => existing[k.name] === undefined)
+    .map(
+      (k) =>
+        `  temporal operator search-attribute create --namespace ${namespace} --name ${k.name} --type ${cliTypeName(k)}`,
+    );
+  throw new Error(
+    `Temporal namespace "${namespace}" lacks search attributes the service sets: ${problems.join('; ')}. ` +
+      'Register them as an operator before starting the service' +
+      (commands.length > 0 ? `:\n${commands.join('\n')}` : ' (a mistyped one must be removed and created again)') +
+      '\n(README "Scaling out"; `npm start` registers them on its own embedded server).',
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Production entry point of a worker process (`npm run start:worker`, docker-compose `worker`): connects
- * MongoDB (`MONGODB_URI`, required) and Temporal (`TEMPORAL_ADDRESS`), registers the search attributes,
- * and runs until SIGINT/SIGTERM, then drains (in-flight activities get `shutdownGraceTime`) and exits.
+ * MongoDB (`MONGODB_URI`, required) and Temporal (`TEMPORAL_ADDRESS`), checks that the namespace has the
+ * service's search attributes (refusing to start without them: `verifySearchAttributes`), and runs until
+ * SIGINT/SIGTERM, then drains (in-flight activities get `shutdownGraceTime`) and exits.
  *
  * With `METRICS_WORKER_PORT` set it serves, on that port, `GET /metrics` (what this process counts:
  * calls, webhook deliveries, LLM requests, and the Temporal SDK's worker metrics; `METRICS_TOKEN` or
@@ -11,7 +12,7 @@
 import http from 'node:http';
 import { config } from '../config';
 import { connectStore, disconnectStore } from '../models/register';
-import { connectClient, ensureSearchAttributes } from '../platform/temporal';
+import { connectClient, verifySearchAttributes } from '../platform/temporal';
 import { serveMetrics } from '../platform/metrics';
 import { logger } from '../logger';
 import { startTracing, stopTracing } from '../platform/tracing';
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   installRuntime(cfg.metricsWorkerPort !== undefined ? { prometheusAddress: await freeLoopbackAddress() } : {});
   await connectStore(cfg.mongodbUri);
   const client = await connectClient();
-  await ensureSearchAttributes(client);
+  await verifySearchAttributes(client); // registered by an operator: refuses to start without them
   await ensureCallReconcilerSchedule(client);
   await ensureRecordingRetentionSchedule(client);
   await ensureRetentionSweepSchedule(client);
