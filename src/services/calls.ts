@@ -358,12 +358,14 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
  * the number called and the call's `context`, src/shared/assistant.ts `systemPrompt`, as the workflow built it) and every
  * recorded transcript turn as a Chat Completions message, oldest first. Tool turns become an assistant
  * message carrying the tool call and the tool's answer; `note` turns a system message.
+ * @param as another agent snapshot to build the system prompt from (a replay's version,
+ *   src/services/replays.ts); absent: the call's own
  * @throws Error when the call has no document (the workflow writes it before any turn)
  */
-export async function callConversation(callId: string): Promise<ChatMessage[]> {
+export async function callConversation(callId: string, as?: AssistantAgent): Promise<ChatMessage[]> {
   const call = await Call.findById(callId).lean();
   if (!call) throw new Error(`call ${callId} has no document`);
-  const agent = JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null;
+  const agent = as ?? (JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null);
   if (!agent) throw new Error(`call ${callId} has no agent snapshot`);
   const messages: ChatMessage[] = [
     {
