@@ -151,8 +151,8 @@ describe('replays of recorded calls against an agent version', function () {
     expect(events).to.have.length(1);
     expect(events[0].data.object).to.include({ id: replay.id, status: 'completed' });
     expect(events[0].data.object.totals.turns_changed).to.equal(4);
-    await keepHistory(replay.id, 'replay-turn');
-    await keepHistory(`${replay.id}-${callIds[1]}`, 'replay-call-turn');
+    await keepHistory(replay.id, 'replay-run-turn');
+    await keepHistory(`${replay.id}-${callIds[1]}`, 'replay-run-call');
   });
 
   it('by filter and sample: the published version changes nothing; listed newest first', async () => {
