@@ -143,7 +143,7 @@ type resources struct {
 // initResources wires every service to the client.
 func (c *Client) initResources() {
 	c.Account = &AccountService{client: c}
-	c.Agents = &AgentsService{client: c, TestSuites: &AgentsTestSuitesService{client: c}, Versions: &AgentsVersionsService{client: c}}
+	c.Agents = &AgentsService{client: c, Replays: &AgentsReplaysService{client: c}, TestSuites: &AgentsTestSuitesService{client: c}, Versions: &AgentsVersionsService{client: c}}
 	c.AuditEvents = &AuditEventsService{client: c}
 	c.AvailablePhoneNumbers = &AvailablePhoneNumbersService{client: c}
 	c.BulkCalls = &BulkCallsService{client: c, Results: &BulkCallsResultsService{client: c}}
@@ -182,8 +182,14 @@ type AccountService struct {
 // AgentsService holds the methods of client.Agents.
 type AgentsService struct {
 	client     *Client
+	Replays    *AgentsReplaysService
 	TestSuites *AgentsTestSuitesService
 	Versions   *AgentsVersionsService
+}
+
+// AgentsReplaysService holds the methods of client.Agents.Replays.
+type AgentsReplaysService struct {
+	client *Client
 }
 
 // AgentsTestSuitesService holds the methods of client.Agents.TestSuites.
@@ -442,6 +448,26 @@ func (r *AgentsService) List(ctx context.Context, params *ListAgentsParams, opts
 // ListAutoPaging iterates every Agent of every page of List, following starting_after.
 func (r *AgentsService) ListAutoPaging(ctx context.Context, params *ListAgentsParams, opts ...RequestOption) iter.Seq2[Agent, error] {
 	return autoPage[Agent](ctx, r.client, "GET", "/v1/agents", queryOf(params, "limit", "starting_after", "ending_before"), opts)
+}
+
+// Create is POST /v1/agents/{id}/replays (createReplay): Replay recorded calls against an agent version.
+func (r *AgentsReplaysService) Create(ctx context.Context, id string, params CreateReplayJSONRequestBody, opts ...RequestOption) (*Replay, error) {
+	return doJSON[Replay](ctx, r.client, "POST", pathf("/v1/agents/{id}/replays", id), nil, params, opts)
+}
+
+// List is GET /v1/agents/{id}/replays (listReplays): List an agent's replays.
+func (r *AgentsReplaysService) List(ctx context.Context, id string, params *ListReplaysParams, opts ...RequestOption) (*ReplayList, error) {
+	return doJSON[ReplayList](ctx, r.client, "GET", pathf("/v1/agents/{id}/replays", id), queryOf(params, "limit", "starting_after", "ending_before"), nil, opts)
+}
+
+// ListAutoPaging iterates every Replay of every page of List, following starting_after.
+func (r *AgentsReplaysService) ListAutoPaging(ctx context.Context, id string, params *ListReplaysParams, opts ...RequestOption) iter.Seq2[Replay, error] {
+	return autoPage[Replay](ctx, r.client, "GET", pathf("/v1/agents/{id}/replays", id), queryOf(params, "limit", "starting_after", "ending_before"), opts)
+}
+
+// Retrieve is GET /v1/agents/{id}/replays/{replay_id} (retrieveReplay): Retrieve a replay.
+func (r *AgentsReplaysService) Retrieve(ctx context.Context, id string, replayId string, opts ...RequestOption) (*Replay, error) {
+	return doJSON[Replay](ctx, r.client, "GET", pathf("/v1/agents/{id}/replays/{replay_id}", id, replayId), nil, nil, opts)
 }
 
 // Retrieve is GET /v1/agents/{id} (retrieveAgent): Retrieve an agent.
@@ -1237,6 +1263,7 @@ var eventTypes = map[string]func() any{
 	"recording.ready":                  func() any { return new(RecordingEvent) },
 	"recording.deleted":                func() any { return new(RecordingEvent) },
 	"test_suite_run.completed":         func() any { return new(TestSuiteRunEvent) },
+	"replay.completed":                 func() any { return new(ReplayEvent) },
 	"erasure.completed":                func() any { return new(ErasureEvent) },
 	"contact.opted_out":                func() any { return new(ContactOptedOutEvent) },
 }

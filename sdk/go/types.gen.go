@@ -1097,6 +1097,53 @@ const (
 	RecordingReady   RecordingEventType = "recording.ready"
 )
 
+// Defines values for ReplayMode.
+const (
+	ReplayModeTurn ReplayMode = "turn"
+)
+
+// Defines values for ReplayObject.
+const (
+	ReplayObjectReplay ReplayObject = "replay"
+)
+
+// Defines values for ReplayStatus.
+const (
+	ReplayStatusCompleted ReplayStatus = "completed"
+	ReplayStatusRunning   ReplayStatus = "running"
+)
+
+// Defines values for ReplayCallsItemStatus.
+const (
+	ReplayCallsItemStatusCompleted ReplayCallsItemStatus = "completed"
+	ReplayCallsItemStatusErrored   ReplayCallsItemStatus = "errored"
+	ReplayCallsItemStatusPending   ReplayCallsItemStatus = "pending"
+	ReplayCallsItemStatusRunning   ReplayCallsItemStatus = "running"
+	ReplayCallsItemStatusSkipped   ReplayCallsItemStatus = "skipped"
+)
+
+// Defines values for ReplayCallsItemTurnsItemBasis.
+const (
+	Judged    ReplayCallsItemTurnsItemBasis = "judged"
+	Same      ReplayCallsItemTurnsItemBasis = "same"
+	ToolCalls ReplayCallsItemTurnsItemBasis = "tool_calls"
+)
+
+// Defines values for ReplayEventObject.
+const (
+	ReplayEventObjectEvent ReplayEventObject = "event"
+)
+
+// Defines values for ReplayEventType.
+const (
+	ReplayCompleted ReplayEventType = "replay.completed"
+)
+
+// Defines values for ReplayListObject.
+const (
+	ReplayListObjectList ReplayListObject = "list"
+)
+
 // Defines values for SimulationOutcome.
 const (
 	SimulationOutcomeAnswered  SimulationOutcome = "answered"
@@ -1543,6 +1590,23 @@ const (
 const (
 	UpdateAgentJSONBodyVoicemailLeaveMessageOnEveryAttempt UpdateAgentJSONBodyVoicemailLeaveMessageOn = "every_attempt"
 	UpdateAgentJSONBodyVoicemailLeaveMessageOnLastAttempt  UpdateAgentJSONBodyVoicemailLeaveMessageOn = "last_attempt"
+)
+
+// Defines values for CreateReplayJSONBodyFilterStatus.
+const (
+	CreateReplayJSONBodyFilterStatusCompleted   CreateReplayJSONBodyFilterStatus = "completed"
+	CreateReplayJSONBodyFilterStatusTransferred CreateReplayJSONBodyFilterStatus = "transferred"
+)
+
+// Defines values for CreateReplayJSONBodyFilterVerdict.
+const (
+	CreateReplayJSONBodyFilterVerdictFail CreateReplayJSONBodyFilterVerdict = "fail"
+	CreateReplayJSONBodyFilterVerdictPass CreateReplayJSONBodyFilterVerdict = "pass"
+)
+
+// Defines values for CreateReplayJSONBodyMode.
+const (
+	CreateReplayJSONBodyModeTurn CreateReplayJSONBodyMode = "turn"
 )
 
 // Defines values for ListAvailablePhoneNumbersParamsType.
@@ -4898,6 +4962,248 @@ type Redaction struct {
 	Ssn *int `json:"ssn,omitempty"`
 }
 
+// Replay An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it), each compared with what was said.
+type Replay struct {
+	AgentId string            `json:"agent_id"`
+	Calls   []ReplayCallsItem `json:"calls"`
+
+	// CompletedAt Unix time in seconds.
+	CompletedAt *int `json:"completed_at"`
+
+	// Created Unix time in seconds.
+	Created  int            `json:"created"`
+	Id       string         `json:"id"`
+	Livemode bool           `json:"livemode"`
+	Mode     ReplayMode     `json:"mode"`
+	Object   ReplayObject   `json:"object"`
+	Progress ReplayProgress `json:"progress"`
+
+	// Rubric What counts as a changed turn; null: the default rubric.
+	Rubric *string      `json:"rubric"`
+	Status ReplayStatus `json:"status"`
+	Totals ReplayTotals `json:"totals"`
+
+	// Version The agent version replayed.
+	Version int `json:"version"`
+}
+
+// ReplayMode defines model for Replay.Mode.
+type ReplayMode string
+
+// ReplayObject defines model for Replay.Object.
+type ReplayObject string
+
+// ReplayStatus defines model for Replay.Status.
+type ReplayStatus string
+
+// ReplayCallsItem defines model for ReplayCallsItem.
+type ReplayCallsItem struct {
+	CallId string `json:"call_id"`
+
+	// Changed Whether any replayed turn changed; null until replayed.
+	Changed *bool `json:"changed"`
+
+	// Erased The recorded call's text was erased or expired since: its turns are no longer shown.
+	Erased  bool                       `json:"erased"`
+	Error   *string                    `json:"error"`
+	Status  ReplayCallsItemStatus      `json:"status"`
+	Summary *ReplayCallsItemSummary    `json:"summary"`
+	Turns   []ReplayCallsItemTurnsItem `json:"turns"`
+}
+
+// ReplayCallsItemStatus defines model for ReplayCallsItem.Status.
+type ReplayCallsItemStatus string
+
+// ReplayCallsItemSummary defines model for ReplayCallsItemSummary.
+type ReplayCallsItemSummary struct {
+	CostMicros   ReplayCallsItemSummaryCostMicros `json:"cost_micros"`
+	Length       ReplayCallsItemSummaryLength     `json:"length"`
+	Tokens       ReplayCallsItemSummaryTokens     `json:"tokens"`
+	ToolCalls    ReplayCallsItemSummaryToolCalls  `json:"tool_calls"`
+	Transfer     ReplayCallsItemSummaryTransfer   `json:"transfer"`
+	Turns        int                              `json:"turns"`
+	TurnsChanged int                              `json:"turns_changed"`
+}
+
+// ReplayCallsItemSummaryCostMicros defines model for ReplayCallsItemSummaryCostMicros.
+type ReplayCallsItemSummaryCostMicros struct {
+	Original *int `json:"original"`
+	Replayed *int `json:"replayed"`
+}
+
+// ReplayCallsItemSummaryLength defines model for ReplayCallsItemSummaryLength.
+type ReplayCallsItemSummaryLength struct {
+	OriginalChars int `json:"original_chars"`
+	ReplayedChars int `json:"replayed_chars"`
+}
+
+// ReplayCallsItemSummaryTokens defines model for ReplayCallsItemSummaryTokens.
+type ReplayCallsItemSummaryTokens struct {
+	Original ReplayCallsItemSummaryTokensOriginal `json:"original"`
+	Replayed ReplayCallsItemSummaryTokensReplayed `json:"replayed"`
+}
+
+// ReplayCallsItemSummaryTokensOriginal defines model for ReplayCallsItemSummaryTokensOriginal.
+type ReplayCallsItemSummaryTokensOriginal struct {
+	Completion int `json:"completion"`
+	Prompt     int `json:"prompt"`
+}
+
+// ReplayCallsItemSummaryTokensReplayed defines model for ReplayCallsItemSummaryTokensReplayed.
+type ReplayCallsItemSummaryTokensReplayed struct {
+	Completion int `json:"completion"`
+	Prompt     int `json:"prompt"`
+}
+
+// ReplayCallsItemSummaryToolCalls defines model for ReplayCallsItemSummaryToolCalls.
+type ReplayCallsItemSummaryToolCalls struct {
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+}
+
+// ReplayCallsItemSummaryTransfer defines model for ReplayCallsItemSummaryTransfer.
+type ReplayCallsItemSummaryTransfer struct {
+	Original bool `json:"original"`
+	Replayed bool `json:"replayed"`
+}
+
+// ReplayCallsItemTurnsItem defines model for ReplayCallsItemTurnsItem.
+type ReplayCallsItemTurnsItem struct {
+	Basis ReplayCallsItemTurnsItemBasis `json:"basis"`
+
+	// Caller The caller's line the turn answered.
+	Caller      *string                          `json:"caller"`
+	Changed     bool                             `json:"changed"`
+	Explanation *string                          `json:"explanation"`
+	Original    ReplayCallsItemTurnsItemOriginal `json:"original"`
+	Replayed    ReplayCallsItemTurnsItemReplayed `json:"replayed"`
+	Turn        int                              `json:"turn"`
+}
+
+// ReplayCallsItemTurnsItemBasis defines model for ReplayCallsItemTurnsItem.Basis.
+type ReplayCallsItemTurnsItemBasis string
+
+// ReplayCallsItemTurnsItemOriginal defines model for ReplayCallsItemTurnsItemOriginal.
+type ReplayCallsItemTurnsItemOriginal struct {
+	Text      *string                                         `json:"text"`
+	ToolCalls []ReplayCallsItemTurnsItemOriginalToolCallsItem `json:"tool_calls"`
+}
+
+// ReplayCallsItemTurnsItemOriginalToolCallsItem defines model for ReplayCallsItemTurnsItemOriginalToolCallsItem.
+type ReplayCallsItemTurnsItemOriginalToolCallsItem struct {
+	// Arguments JSON text.
+	Arguments string `json:"arguments"`
+	Name      string `json:"name"`
+}
+
+// ReplayCallsItemTurnsItemReplayed defines model for ReplayCallsItemTurnsItemReplayed.
+type ReplayCallsItemTurnsItemReplayed struct {
+	Text      *string                                         `json:"text"`
+	ToolCalls []ReplayCallsItemTurnsItemReplayedToolCallsItem `json:"tool_calls"`
+}
+
+// ReplayCallsItemTurnsItemReplayedToolCallsItem defines model for ReplayCallsItemTurnsItemReplayedToolCallsItem.
+type ReplayCallsItemTurnsItemReplayedToolCallsItem struct {
+	// Arguments JSON text.
+	Arguments string `json:"arguments"`
+	Name      string `json:"name"`
+}
+
+// ReplayEvent An event of type `replay.completed`: `data.object` is the object as it was then.
+type ReplayEvent struct {
+	// ApiVersion The API version the event was rendered with.
+	ApiVersion string `json:"api_version"`
+
+	// Created Unix time in seconds.
+	Created  int               `json:"created"`
+	Data     ReplayEventData   `json:"data"`
+	Id       string            `json:"id"`
+	Livemode bool              `json:"livemode"`
+	Object   ReplayEventObject `json:"object"`
+
+	// PendingWebhooks Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.
+	PendingWebhooks *int            `json:"pending_webhooks,omitempty"`
+	Type            ReplayEventType `json:"type"`
+
+	// WebhookDeliveries The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.
+	WebhookDeliveries *[]WebhookDelivery `json:"webhook_deliveries,omitempty"`
+}
+
+// ReplayEventObject defines model for ReplayEvent.Object.
+type ReplayEventObject string
+
+// ReplayEventType defines model for ReplayEvent.Type.
+type ReplayEventType string
+
+// ReplayEventData defines model for ReplayEventData.
+type ReplayEventData struct {
+	// Object An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it), each compared with what was said.
+	Object Replay `json:"object"`
+}
+
+// ReplayList A page of `Replay` objects.
+type ReplayList struct {
+	Data []Replay `json:"data"`
+
+	// HasMore True when more objects follow this page.
+	HasMore bool             `json:"has_more"`
+	Object  ReplayListObject `json:"object"`
+
+	// Url The path of this list, e.g. `/v1/calls`.
+	Url string `json:"url"`
+}
+
+// ReplayListObject defines model for ReplayList.Object.
+type ReplayListObject string
+
+// ReplayProgress defines model for ReplayProgress.
+type ReplayProgress struct {
+	Completed int `json:"completed"`
+	Errored   int `json:"errored"`
+	Pending   int `json:"pending"`
+	Running   int `json:"running"`
+	Skipped   int `json:"skipped"`
+	Total     int `json:"total"`
+}
+
+// ReplayTotals defines model for ReplayTotals.
+type ReplayTotals struct {
+	CallsChanged     int                  `json:"calls_changed"`
+	Original         ReplayTotalsOriginal `json:"original"`
+	Replayed         ReplayTotalsReplayed `json:"replayed"`
+	ToolCallsAdded   int                  `json:"tool_calls_added"`
+	ToolCallsRemoved int                  `json:"tool_calls_removed"`
+	TransfersChanged int                  `json:"transfers_changed"`
+	Turns            int                  `json:"turns"`
+	TurnsChanged     int                  `json:"turns_changed"`
+}
+
+// ReplayTotalsOriginal defines model for ReplayTotalsOriginal.
+type ReplayTotalsOriginal struct {
+	Chars      int                        `json:"chars"`
+	CostMicros *int                       `json:"cost_micros"`
+	Tokens     ReplayTotalsOriginalTokens `json:"tokens"`
+}
+
+// ReplayTotalsOriginalTokens defines model for ReplayTotalsOriginalTokens.
+type ReplayTotalsOriginalTokens struct {
+	Completion int `json:"completion"`
+	Prompt     int `json:"prompt"`
+}
+
+// ReplayTotalsReplayed defines model for ReplayTotalsReplayed.
+type ReplayTotalsReplayed struct {
+	Chars      int                        `json:"chars"`
+	CostMicros *int                       `json:"cost_micros"`
+	Tokens     ReplayTotalsReplayedTokens `json:"tokens"`
+}
+
+// ReplayTotalsReplayedTokens defines model for ReplayTotalsReplayedTokens.
+type ReplayTotalsReplayedTokens struct {
+	Completion int `json:"completion"`
+	Prompt     int `json:"prompt"`
+}
+
 // Simulation Test mode: how a simulated call goes (what the caller says, the outcome, timings, a transfer).
 type Simulation struct {
 	// Caller The caller's lines, in order.
@@ -6454,6 +6760,73 @@ type UpdateAgentJSONBody_Voicemail struct {
 	// Message What `leave_message` says after the beep; required with it.
 	Message *string `json:"message,omitempty"`
 }
+
+// ListReplaysParams defines parameters for ListReplays.
+type ListReplaysParams struct {
+	// Limit How many objects to return, 1 to 100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// StartingAfter A cursor: the id of the last object of the previous page (the next page follows it).
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+
+	// EndingBefore A cursor: the id of the first object of the next page (the previous page precedes it).
+	EndingBefore *string `form:"ending_before,omitempty" json:"ending_before,omitempty"`
+}
+
+// CreateReplayJSONBody defines parameters for CreateReplay.
+type CreateReplayJSONBody struct {
+	// CallIds The agent's ended calls to replay; excludes `filter` and `sample`.
+	CallIds *[]string `json:"call_ids,omitempty"`
+
+	// Filter Which of the agent's ended calls to replay (newest first, at most 500).
+	Filter *CreateReplayJSONBody_Filter `json:"filter,omitempty"`
+
+	// Mode `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one.
+	Mode *CreateReplayJSONBodyMode `json:"mode,omitempty"`
+
+	// Rubric What counts as a changed turn, for the comparer model; default: a different action or fact.
+	Rubric *string `json:"rubric,omitempty"`
+
+	// Sample Replay only this many of the calls the filter matches, picked at random.
+	Sample *int `json:"sample,omitempty"`
+
+	// Version The agent version to replay, a draft or a published one (404 naming `version` when it does not exist).
+	Version int `json:"version"`
+}
+
+// CreateReplayParams defines parameters for CreateReplay.
+type CreateReplayParams struct {
+	// IdempotencyKey Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateReplayJSONBody_Filter_Created defines parameters for CreateReplay.
+type CreateReplayJSONBody_Filter_Created struct {
+	Gte *int `json:"gte,omitempty"`
+	Lt  *int `json:"lt,omitempty"`
+}
+
+// CreateReplayJSONBodyFilterStatus defines parameters for CreateReplay.
+type CreateReplayJSONBodyFilterStatus string
+
+// CreateReplayJSONBodyFilterVerdict defines parameters for CreateReplay.
+type CreateReplayJSONBodyFilterVerdict string
+
+// CreateReplayJSONBody_Filter defines parameters for CreateReplay.
+type CreateReplayJSONBody_Filter struct {
+	// Created The period the calls were created in, unix seconds.
+	Created   *CreateReplayJSONBody_Filter_Created `json:"created,omitempty"`
+	EndReason *[]string                            `json:"end_reason,omitempty"`
+
+	// Status Default: both.
+	Status *[]CreateReplayJSONBodyFilterStatus `json:"status,omitempty"`
+
+	// Verdict The calls' analysis success verdict.
+	Verdict *CreateReplayJSONBodyFilterVerdict `json:"verdict,omitempty"`
+}
+
+// CreateReplayJSONBodyMode defines parameters for CreateReplay.
+type CreateReplayJSONBodyMode string
 
 // ListTestSuitesParams defines parameters for ListTestSuites.
 type ListTestSuitesParams struct {
@@ -8467,6 +8840,9 @@ type CreateAgentJSONRequestBody CreateAgentJSONBody
 // UpdateAgentJSONRequestBody defines body for UpdateAgent for application/json ContentType.
 type UpdateAgentJSONRequestBody UpdateAgentJSONBody
 
+// CreateReplayJSONRequestBody defines body for CreateReplay for application/json ContentType.
+type CreateReplayJSONRequestBody CreateReplayJSONBody
+
 // CreateTestSuiteJSONRequestBody defines body for CreateTestSuite for application/json ContentType.
 type CreateTestSuiteJSONRequestBody CreateTestSuiteJSONBody
 
@@ -9246,6 +9622,32 @@ func (t *Event) MergeTestSuiteRunEvent(v TestSuiteRunEvent) error {
 	return err
 }
 
+// AsReplayEvent returns the union data inside the Event as a ReplayEvent
+func (t Event) AsReplayEvent() (ReplayEvent, error) {
+	var body ReplayEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromReplayEvent overwrites any union data inside the Event as the provided ReplayEvent
+func (t *Event) FromReplayEvent(v ReplayEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeReplayEvent performs a merge with any union data inside the Event, using the provided ReplayEvent
+func (t *Event) MergeReplayEvent(v ReplayEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsErasureEvent returns the union data inside the Event as a ErasureEvent
 func (t Event) AsErasureEvent() (ErasureEvent, error) {
 	var body ErasureEvent
@@ -9354,6 +9756,8 @@ func (t Event) ValueByDiscriminator() (interface{}, error) {
 		return t.AsRecordingEvent()
 	case "recording.ready":
 		return t.AsRecordingEvent()
+	case "replay.completed":
+		return t.AsReplayEvent()
 	case "test_suite_run.completed":
 		return t.AsTestSuiteRunEvent()
 	case "webhook_endpoint.delivery_failed":

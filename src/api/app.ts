@@ -46,6 +46,7 @@ import { usageRouter } from './usage';
 import { webhookEndpointsRouter } from './webhooks';
 import { analysesRouter } from './analyses';
 import { testSuitesRouter } from './test-suites';
+import { replaysRouter } from './replays';
 import { auditEventsRouter, auditRefusedSession, auditRequests } from './audit';
 import { consoleRouter, consoleSessionAuth } from './console';
 import { codecRouter } from './codec';
@@ -129,6 +130,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/audit_events', auditEventsRouter());
   v1.use(analysesRouter(deps.temporal)); // `/calls/{id}/analyze`, `/conversations/{id}/analyses`…
   v1.use(testSuitesRouter(deps.temporal)); // `/agents/{id}/test_suites`, `/test_suites`, `/test_suite_runs`
+  v1.use(replaysRouter(deps.temporal)); // `/agents/{id}/replays`
   app.use('/v1', v1);
 
   app.use(unknownRoute);

@@ -407,6 +407,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Account: 'The organization the key belongs to.',
   'Test suites':
     'Simulated callers (a persona and a goal, played by a model) calling an agent, each call judged against a rubric; runs compared with the previous one.',
+  Replays:
+    "An agent version's answers regenerated on the agent's recorded calls, each turn compared with what was said, before the version is published.",
 };
 
 let cached: { operations: number; document: JsonSchema } | undefined;

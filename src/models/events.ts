@@ -16,6 +16,7 @@ import { OptedOutContactObject } from './contacts';
 import { ConversationObject, MessageObject } from './conversations';
 import { ErasureObject } from './erasures';
 import { RecordingObject } from './recordings';
+import { ReplayObject } from './replays';
 import { TestSuiteRunObject } from './test-suites';
 import { WebhookDeliveryObject } from './webhooks';
 import { apiObject, unix } from './wire';
@@ -101,6 +102,7 @@ const EVENT_VARIANTS: [id: string, types: EventType[], object: z.ZodType][] = [
   ['BulkCallEvent', ['bulk_call.completed'], BulkCallObject],
   ['RecordingEvent', ['recording.ready', 'recording.deleted'], RecordingObject],
   ['TestSuiteRunEvent', ['test_suite_run.completed'], TestSuiteRunObject],
+  ['ReplayEvent', ['replay.completed'], ReplayObject],
   ['ErasureEvent', ['erasure.completed'], ErasureObject],
   ['ContactOptedOutEvent', ['contact.opted_out'], OptedOutContactObject],
 ];

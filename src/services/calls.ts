@@ -362,12 +362,14 @@ export async function ensureCallReconcilerSchedule(temporal: Client, taskQueue =
  * a `handoff` entry starts the conversation again as the hand-off gave it to the receiving member (its
  * system prompt stored on the entry, the context its policy keeps of the conversation before:
  * src/shared/squads.ts `handoffMessages`), as src/workflows/call-squad.ts built it.
+ * @param as another agent snapshot to build the system prompt from (a replay's version,
+ *   src/services/replays.ts); absent: the call's own
  * @throws Error when the call has no document (the workflow writes it before any turn)
  */
-export async function callConversation(callId: string): Promise<ChatMessage[]> {
+export async function callConversation(callId: string, as?: AssistantAgent): Promise<ChatMessage[]> {
   const call = await Call.findById(callId).lean();
   if (!call) throw new Error(`call ${callId} has no document`);
-  const agent = JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null;
+  const agent = as ?? (JSON.parse(call.agent_json ?? 'null') as AssistantAgent | null);
   if (!agent) throw new Error(`call ${callId} has no agent snapshot`);
   let messages: ChatMessage[] = [
     {

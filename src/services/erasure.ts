@@ -28,6 +28,7 @@ import { Erasure, ErasureBatch, renderErasure } from '../models/erasures';
 import { Event } from '../models/events';
 import { IdempotencyRecord } from '../models/idempotency';
 import { Recording, recordingIdOf } from '../models/recordings';
+import { ReplayTurn } from '../models/replays';
 import { insertIfAbsent } from '../models/store';
 import { UsageRecord } from '../models/usage';
 import { settleUsageRow } from './usage-rollups';
@@ -169,9 +170,11 @@ async function callCounts(callId: string): Promise<Partial<ErasureCounts>> {
   };
 }
 
-/** Erases one call: its turns, stream, dial intent, recording, analyses; then redacts the call itself. */
+/** Erases one call: its turns (and their replays), stream, dial intent, recording, analyses; then redacts the call itself. */
 async function eraseCall(temporal: Client, callId: string, phone: string, nowMs: number): Promise<void> {
   await CallTurn.deleteMany({ call_id: callId });
+  await ReplayTurn.deleteMany({ call_id: callId }); // its turns replayed against other agent versions
+
   await CallStreamEntry.deleteMany({ call_id: callId });
   await DialIntent.deleteOne({ _id: callId });
   const rec = await Recording.findById(recordingIdOf(callId), { deleted_ms: 1 }).lean();

@@ -17,6 +17,7 @@ import { Call, CallStreamEntry, CallTurn } from '../models/calls';
 import { Message } from '../models/conversations';
 import { Event } from '../models/events';
 import { ErasureBatch } from '../models/erasures';
+import { ReplayTurn } from '../models/replays';
 import { insertIfAbsent } from '../models/store';
 import { WebhookAttempt, WebhookDelivery } from '../models/webhooks';
 import type { RetentionBatchResult, RetentionKind } from '../shared/privacy';
@@ -79,13 +80,15 @@ async function planTranscripts(b: RetentionBatchInput): Promise<RetentionPlan> {
 }
 
 /**
- * Empties the transcripts of the planned calls: deletes their turns and live-stream entries, clears
+ * Empties the transcripts of the planned calls: deletes their turns (and their replays, src/models/replays.ts)
+ * and live-stream entries, clears
  * `context`, form answers, transfer notes and the inbound webhook's answer, and marks the call
  * (`text_expired_ms`). The call stays as a skeleton. Idempotent.
  */
 async function expireTranscripts(ids: string[], nowMs: number): Promise<void> {
   for (const _id of ids) {
     await CallTurn.deleteMany({ call_id: _id });
+    await ReplayTurn.deleteMany({ call_id: _id });
     await CallStreamEntry.deleteMany({ call_id: _id });
     await Call.updateOne({ _id }, { $set: { ...CALL_TEXT_CLEARED, text_expired_ms: nowMs } });
   }

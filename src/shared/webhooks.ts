@@ -30,6 +30,7 @@ export const EVENT_TYPES = [
   'recording.ready',
   'recording.deleted',
   'test_suite_run.completed',
+  'replay.completed',
   'erasure.completed',
   'contact.opted_out',
 ] as const;

@@ -12,3 +12,4 @@ export { retentionSweepWorkflow, erasureWorkflow } from './privacy';
 export { auditRetentionWorkflow } from './audit';
 export { phoneNumberProvisionWorkflow } from './phone-numbers';
 export { knowledgeCrawlWorkflow } from './knowledge-crawl';
+export { replayWorkflow, replayCallWorkflow } from './replays';

@@ -204,6 +204,10 @@ describe('replay of recorded workflow histories', function () {
     expect(files).to.include.members(['call-persona.json', 'test-suite-run.json', 'test-suite-run-errored.json']);
   });
 
+  it('has recorded histories of a replay and of one replayed call (RECORD_HISTORIES=1 on replays.test.ts)', () => {
+    expect(files).to.include.members(['replay-run-turn.json', 'replay-run-call.json']);
+  });
+
   it('has a recorded auditRetentionWorkflow history (RECORD_HISTORIES=1 on audit.test.ts, issue 36 item 4)', () => {
     expect(files).to.include('audit-retention.json');
   });

@@ -12,6 +12,9 @@
  *                          (a squad member's hand-off), else "You said: HANDOFF <member>"
  *   "SLOW <ms>"          → waits <ms> then answers "Slow reply."
  *   "FAIL <status>"      → answers HTTP <status> with an OpenAI-style error
+ *   a line naming a "discount" → "Good news: you get 10% off today." unless the system message (the agent's
+ *                          instructions) says "never offer a discount": then "Sorry, we have no discounts."
+ *                          (a behaviour that depends on the instructions, for replays of agent versions)
  *   anything else        → "You said: <text>"
  * A request with `response_format` is an analysis request (src/services/analysis.ts): it is
  * answered with a JSON object made from the answer's JSON Schema (`response_format.json_schema.schema`, or
@@ -34,6 +37,9 @@
  * a simulated phone call") answers the verdict the rubric's `FAKE_JUDGE:<pass|fail|garbage|bad-quote>`
  * marker asks for (default pass: score 90; fail: 20), its reason quoting the transcript's first caller line;
  * `garbage` answers text that is not JSON, `bad-quote` a quote the transcript does not hold.
+ * A comparison request (src/services/replays.ts, its system message opens with "You compare two answers")
+ * answers `{"changed", "explanation"}`: changed when the original and the replayed answers' words differ
+ * beyond case and punctuation.
  * A chat request not streamed waits `delayMs` (default 0; a fixed model time for latency tests and
  * bench/voice.ts) before it is answered; a request the `hold` predicate picks is never answered.
  * A request with `stream: true` is answered as server-sent events (`chat.completion.chunk`s, then
@@ -139,6 +145,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       };
       const system: string = (body.messages ?? []).find((m: { role: string }) => m.role === 'system')?.content ?? '';
       if (body.response_format && system.startsWith(JUDGE_PROMPT)) return judgeAnswer(body, system, send);
+      if (body.response_format && system.startsWith(COMPARER_PROMPT)) return comparerAnswer(body, send);
       if (body.response_format) return analysisAnswer(body, send);
       if (system.startsWith(PERSONA_PROMPT)) return personaAnswer(body, system, send);
       let m: RegExpExecArray | null;
@@ -181,7 +188,11 @@ export async function startFakeLlm(): Promise<FakeLlm> {
               ? 'Tool result received.'
               : /^SLOW/.test(last)
                 ? 'Slow reply.'
-                : `You said: ${last}`;
+                : /discount/i.test(last)
+                  ? /never offer a discount/i.test(system)
+                    ? 'Sorry, we have no discounts.'
+                    : 'Good news: you get 10% off today.'
+                  : `You said: ${last}`;
       const toolCalls = calls.map((c, i) => ({
         id: `call_fake_${id}${i ? `_${i}` : ''}`,
         type: 'function',
@@ -367,6 +378,27 @@ function sample(schema: unknown, root: Record<string, unknown>, key: string, fir
 /** The opening words of the simulator's and the judge's system prompts (src/services/simulator.ts, test-suites.ts). */
 const PERSONA_PROMPT = 'You are the CALLER in a simulated phone call';
 const JUDGE_PROMPT = 'You judge a simulated phone call';
+/** The opening words of a replay's comparison prompt (src/services/replays.ts `COMPARER_PROMPT_MARKER`). */
+const COMPARER_PROMPT = 'You compare two answers of an AI phone assistant';
+
+/** Answers a comparison request (see the header): changed when the two answers' words differ. */
+function comparerAnswer(
+  body: { model: string; messages: { role: string; content: string | null }[] },
+  send: (status: number, payload: unknown) => void,
+): void {
+  const question = body.messages.find((m) => m.role === 'user')?.content ?? '';
+  const words = (label: string) =>
+    (new RegExp(`^${label}: (.*)$`, 'm').exec(question)?.[1] ?? '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+  const changed = words('Original answer') !== words('Replayed answer');
+  complete(
+    body,
+    send,
+    JSON.stringify({ changed, explanation: changed ? 'The answers say different things.' : 'The same answer.' }),
+  );
+}
 
 /** Sends a chat completion of `content` (and `toolCalls`), with usage counted as the header says. */
 function complete(

@@ -1071,3 +1071,36 @@ class ListTestSuiteRunsParams(TypedDict, closed=True):
     limit: NotRequired[int]
     starting_after: NotRequired[str]
     ending_before: NotRequired[str]
+
+
+CallId: TypeAlias = str
+
+
+class Created3(TypedDict, closed=True):
+    gte: NotRequired[int]
+    lt: NotRequired[int]
+
+
+EndReasonItem: TypeAlias = str
+
+
+class Filter(TypedDict, closed=True):
+    created: NotRequired[Created3]
+    status: NotRequired[list[Literal['completed', 'transferred']]]
+    end_reason: NotRequired[list[EndReasonItem]]
+    verdict: NotRequired[Literal['pass', 'fail']]
+
+
+class CreateReplayParams(TypedDict, closed=True):
+    version: int
+    mode: NotRequired[Literal['turn']]
+    call_ids: NotRequired[list[CallId]]
+    filter: NotRequired[Filter]
+    sample: NotRequired[int]
+    rubric: NotRequired[str]
+
+
+class ListReplaysParams(TypedDict, closed=True):
+    limit: NotRequired[int]
+    starting_after: NotRequired[str]
+    ending_before: NotRequired[str]

@@ -12,7 +12,7 @@ from .. import _client as _c
 from . import models as m
 from . import params as p
 
-KnownEvent: TypeAlias = Union[m.CallEvent, m.ConversationEvent, m.ConversationAnalyzedEvent, m.MessageEvent, m.WebhookDeliveryEvent, m.ConnectorVersionEvent, m.BulkCallResultEvent, m.BulkCallEvent, m.RecordingEvent, m.TestSuiteRunEvent, m.ErasureEvent, m.ContactOptedOutEvent]
+KnownEvent: TypeAlias = Union[m.CallEvent, m.ConversationEvent, m.ConversationAnalyzedEvent, m.MessageEvent, m.WebhookDeliveryEvent, m.ConnectorVersionEvent, m.BulkCallResultEvent, m.BulkCallEvent, m.RecordingEvent, m.TestSuiteRunEvent, m.ReplayEvent, m.ErasureEvent, m.ContactOptedOutEvent]
 """An event of a type this SDK knows (``Event`` of the document)."""
 AnyEvent: TypeAlias = Union[KnownEvent, "_c.GenericEvent"]
 """An event as the SDK returns it: typed by its ``type``, or a GenericEvent for a newer type."""
@@ -38,6 +38,7 @@ EVENT_MODELS: dict[str, type[BaseModel]] = {
     "recording.ready": m.RecordingEvent,
     "recording.deleted": m.RecordingEvent,
     "test_suite_run.completed": m.TestSuiteRunEvent,
+    "replay.completed": m.ReplayEvent,
     "erasure.completed": m.ErasureEvent,
     "contact.opted_out": m.ContactOptedOutEvent,
 }
@@ -180,8 +181,31 @@ OPERATIONS: dict[str, str] = {
     "createTestSuiteRun": "test_suites.runs.create",
     "listTestSuiteRuns": "test_suites.runs.list",
     "retrieveTestSuiteRun": "test_suite_runs.retrieve",
+    "createReplay": "agents.replays.create",
+    "listReplays": "agents.replays.list",
+    "retrieveReplay": "agents.replays.retrieve",
 }
 """The method of each operation (its operationId), as ``client.<resource>.<method>``."""
+
+
+class AgentsReplays:
+    """``client.agents.replays``."""
+
+    def __init__(self, client: _c.SyncAPIClient) -> None:
+        self._client = client
+
+    def create(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.CreateReplayParams]) -> m.Replay:
+        """``POST /v1/agents/{id}/replays`` (createReplay): Replay recorded calls against an agent version."""
+        return self._client._request("POST", f"/v1/agents/{_c.seg(id)}/replays", _c.model(m.Replay), params, options)
+
+    def list(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.ListReplaysParams]) -> _c.SyncPage[m.Replay]:
+        """``GET /v1/agents/{id}/replays`` (listReplays): List an agent's replays."""
+        return self._client._list(f"/v1/agents/{_c.seg(id)}/replays", _c.model(m.Replay), params, options)
+
+    def retrieve(self, id: str, replay_id: str, *, options: _c.RequestOptions | None = None) -> m.Replay:
+        """``GET /v1/agents/{id}/replays/{replay_id}`` (retrieveReplay): Retrieve a replay."""
+        params: dict[str, Any] = {}
+        return self._client._request("GET", f"/v1/agents/{_c.seg(id)}/replays/{_c.seg(replay_id)}", _c.model(m.Replay), params, options)
 
 
 class AgentsTestSuites:
@@ -420,6 +444,7 @@ class Agents:
         self._client = client
         self.versions = AgentsVersions(client)
         self.test_suites = AgentsTestSuites(client)
+        self.replays = AgentsReplays(client)
 
     def create(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.CreateAgentParams]) -> m.Agent:
         """``POST /v1/agents`` (createAgent): Create an agent."""
@@ -1135,6 +1160,26 @@ class SyncResources(_c.SyncAPIClient):
         self.webhook_endpoints = WebhookEndpoints(self)
 
 
+class AsyncAgentsReplays:
+    """``client.agents.replays``."""
+
+    def __init__(self, client: _c.AsyncAPIClient) -> None:
+        self._client = client
+
+    async def create(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.CreateReplayParams]) -> m.Replay:
+        """``POST /v1/agents/{id}/replays`` (createReplay): Replay recorded calls against an agent version."""
+        return await self._client._request("POST", f"/v1/agents/{_c.seg(id)}/replays", _c.model(m.Replay), params, options)
+
+    def list(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.ListReplaysParams]) -> _c.AsyncPager[m.Replay]:
+        """``GET /v1/agents/{id}/replays`` (listReplays): List an agent's replays."""
+        return self._client._list(f"/v1/agents/{_c.seg(id)}/replays", _c.model(m.Replay), params, options)
+
+    async def retrieve(self, id: str, replay_id: str, *, options: _c.RequestOptions | None = None) -> m.Replay:
+        """``GET /v1/agents/{id}/replays/{replay_id}`` (retrieveReplay): Retrieve a replay."""
+        params: dict[str, Any] = {}
+        return await self._client._request("GET", f"/v1/agents/{_c.seg(id)}/replays/{_c.seg(replay_id)}", _c.model(m.Replay), params, options)
+
+
 class AsyncAgentsTestSuites:
     """``client.agents.test_suites``."""
 
@@ -1371,6 +1416,7 @@ class AsyncAgents:
         self._client = client
         self.versions = AsyncAgentsVersions(client)
         self.test_suites = AsyncAgentsTestSuites(client)
+        self.replays = AsyncAgentsReplays(client)
 
     async def create(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.CreateAgentParams]) -> m.Agent:
         """``POST /v1/agents`` (createAgent): Create an agent."""

@@ -4,6 +4,23 @@ import type {
   BodyOf, EventStream, ItemOf, ListPromise, QueryOf, RequestOptions, ResultOf, StreamEventOf, Transport,
 } from '../index';
 
+/** `client.agents.replays`. */
+export class AgentsReplays {
+  constructor(protected readonly t: Transport) {}
+  /** Replay recorded calls against an agent version: Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope. (`POST /v1/agents/{id}/replays`, `createReplay`) */
+  create(id: string, params: BodyOf<'createReplay'>, options?: RequestOptions): Promise<ResultOf<'createReplay'>> {
+    return this.t.request('POST', `/v1/agents/${encodeURIComponent(id)}/replays`, params ?? {}, options);
+  }
+  /** List an agent's replays. Needs the `agents:read` scope. (`GET /v1/agents/{id}/replays`, `listReplays`) */
+  list(id: string, params?: QueryOf<'listReplays'>, options?: RequestOptions): ListPromise<ItemOf<'listReplays'>> {
+    return this.t.list(`/v1/agents/${encodeURIComponent(id)}/replays`, params, options);
+  }
+  /** Retrieve a replay: Progress, each call with its summary (turns changed, tool calls added or removed, transfers, length, tokens, cost) and its turns side by side (original | replayed), and the totals. A call whose recording was erased or expired since shows `erased: true` and no turns. Needs the `agents:read` scope. (`GET /v1/agents/{id}/replays/{replay_id}`, `retrieveReplay`) */
+  retrieve(id: string, replay_id: string, options?: RequestOptions): Promise<ResultOf<'retrieveReplay'>> {
+    return this.t.request('GET', `/v1/agents/${encodeURIComponent(id)}/replays/${encodeURIComponent(replay_id)}`, undefined, options);
+  }
+}
+
 /** `client.agents.testSuites`. */
 export class AgentsTestSuites {
   constructor(protected readonly t: Transport) {}
@@ -260,9 +277,11 @@ export class Account {
 
 /** `client.agents`. */
 export class Agents {
+  readonly replays: AgentsReplays;
   readonly testSuites: AgentsTestSuites;
   readonly versions: AgentsVersions;
   constructor(protected readonly t: Transport) {
+    this.replays = new AgentsReplays(t);
     this.testSuites = new AgentsTestSuites(t);
     this.versions = new AgentsVersions(t);
   }
@@ -646,7 +665,7 @@ export class PhoneNumbers {
   list(params?: QueryOf<'listPhoneNumbers'>, options?: RequestOptions): ListPromise<ItemOf<'listPhoneNumbers'>> {
     return this.t.list(`/v1/phone_numbers`, params, options);
   }
-  /** Update a connected number: Only the fields given change; null clears `agent_id`, `squad_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Setting `agent_id` clears `squad_id` and the other way round (both: 400 naming `squad_id`). Needs the `phone_numbers:write` scope. (`POST /v1/phone_numbers/{id}`, `updatePhoneNumber`) */
+  /** Update a connected number: Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope. (`POST /v1/phone_numbers/{id}`, `updatePhoneNumber`) */
   update(id: string, params: BodyOf<'updatePhoneNumber'>, options?: RequestOptions): Promise<ResultOf<'updatePhoneNumber'>> {
     return this.t.request('POST', `/v1/phone_numbers/${encodeURIComponent(id)}`, params ?? {}, options);
   }
@@ -856,4 +875,4 @@ export class WebhookEndpoints {
 }
 
 /** The event types webhooks deliver and `GET /v1/events` lists, from the `Event` schema. */
-export const EVENT_TYPES = ["call.scheduled","call.started","call.ended","call.transferred","call.transfer_failed","call.handed_off","call.analyzed","conversation.needs_person","conversation.handed_off","conversation.analyzed","message.received","message.sent","message.delivered","message.failed","webhook_endpoint.delivery_failed","connector.version_published","bulk_call.contact_completed","bulk_call.completed","recording.ready","recording.deleted","test_suite_run.completed","erasure.completed","contact.opted_out"] as const;
+export const EVENT_TYPES = ["call.scheduled","call.started","call.ended","call.transferred","call.transfer_failed","call.handed_off","call.analyzed","conversation.needs_person","conversation.analyzed","message.received","message.sent","message.delivered","message.failed","webhook_endpoint.delivery_failed","connector.version_published","bulk_call.contact_completed","bulk_call.completed","recording.ready","recording.deleted","test_suite_run.completed","replay.completed","erasure.completed","contact.opted_out"] as const;
