@@ -195,6 +195,11 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
     const usageRow = await llmRequestUsage({
       subjectId: input.callId,
+      // A squad member's request (after a hand-off): its usage is that member's agent's.
+      agent:
+        input.context?.agentVersion !== undefined
+          ? { id: input.context.agentId, version: input.context.agentVersion }
+          : undefined,
       owner: input.context ? { orgId: input.context.orgId, livemode: input.context.livemode } : undefined,
       request: activityInfo(),
       model: completion.model,
