@@ -74,6 +74,16 @@ export const HandoffContextObject = z
     'What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.',
   );
 
+/** One entry of a squad's `traffic_split` (the OpenAPI component `SquadTrafficSplitEntry`). */
+export const SquadTrafficSplitEntryObject = apiObject(
+  'SquadTrafficSplitEntry',
+  "One version's share of a squad's new calls.",
+  z.object({
+    version: z.number().int().describe('A version of this squad.'),
+    weight: z.number().int().describe('Its share of new calls, in percent (the weights add to 100).'),
+  }),
+);
+
 /** The `squad` object (the OpenAPI component `Squad`). */
 export const SquadObject = apiObject(
   'Squad',
@@ -119,12 +129,7 @@ export const SquadObject = apiObject(
       .describe('The published version: the one new calls use when there is no `traffic_split`.'),
     latest_version: z.number().int().describe('The newest version (a draft when it is above `version`).'),
     traffic_split: z
-      .array(
-        z.object({
-          version: z.number().int().describe('A version of this squad.'),
-          weight: z.number().int().describe('Its share of new calls, in percent (the weights add to 100).'),
-        }),
-      )
+      .array(SquadTrafficSplitEntryObject)
       .nullable()
       .describe('Shares of new calls by version, picked per contact; null: all use `version`.'),
     metadata: metadataObject,
