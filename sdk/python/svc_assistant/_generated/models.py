@@ -537,6 +537,17 @@ class AgentVersion2(RootModel[int]):
     ]
 
 
+class SquadVersion(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description="A squad's call: the squad version it runs, fixed when it starts (`squad_version` of `POST /v1/calls`, else the squad's traffic split's pick or its published version; `GET /v1/squads/{id}/versions/{n}`); null: no squad.",
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class AnsweredAt(RootModel[int]):
     root: Annotated[
         int,
@@ -1398,6 +1409,28 @@ class AgentVersion6(RootModel[int]):
         int,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
+class SquadTrafficSplitEntry(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    version: Annotated[
+        int,
+        Field(
+            description='A version of this squad.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    weight: Annotated[
+        int,
+        Field(
+            description='Its share of new calls, in percent (the weights add to 100).',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
@@ -3354,6 +3387,20 @@ class SquadMembersItemHandoffsItemContext(BaseModel):
     ]
 
 
+class SquadVersionConfigMembersItemHandoffsItemContext(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    last: Annotated[
+        int,
+        Field(
+            description='How many of the latest lines the next member sees.',
+            ge=1,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class TwilioInboundMessageErrorDetail(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -4332,6 +4379,87 @@ class DeleteSquadErrorDetail(BaseModel):
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
     code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class ListSquadVersionsErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class RetrieveSquadVersionErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class PublishSquadVersionErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -8526,6 +8654,25 @@ class SquadMembersItemHandoffsItem(BaseModel):
     ]
 
 
+class SquadVersionConfigMembersItemHandoffsItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    to: Annotated[str, Field(description='The member handed to.')]
+    description: Annotated[
+        str,
+        Field(
+            description='When to hand off: the description of the tool the model is offered.'
+        ),
+    ]
+    context: Annotated[
+        Literal['all', 'summary'] | SquadVersionConfigMembersItemHandoffsItemContext,
+        Field(
+            description='What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.'
+        ),
+    ]
+
+
 class TwilioInboundMessageError(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -8783,6 +8930,27 @@ class DeleteSquadError(BaseModel):
         extra='allow',
     )
     error: DeleteSquadErrorDetail
+
+
+class ListSquadVersionsError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: ListSquadVersionsErrorDetail
+
+
+class RetrieveSquadVersionError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: RetrieveSquadVersionErrorDetail
+
+
+class PublishSquadVersionError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: PublishSquadVersionErrorDetail
 
 
 class CreateToolError(BaseModel):
@@ -10508,6 +10676,27 @@ class SquadMembersItem(BaseModel):
     handoffs: list[SquadMembersItemHandoffsItem]
 
 
+class SquadVersionConfigMembersItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    name: Annotated[
+        str,
+        Field(
+            description='The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`).'
+        ),
+    ]
+    agent_id: str
+    version: Annotated[
+        Version | None,
+        Field(
+            description="A pinned version of the agent; null: the agent's version when a call starts."
+        ),
+    ]
+    description: str | None
+    handoffs: list[SquadVersionConfigMembersItemHandoffsItem]
+
+
 class Usage(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -10563,6 +10752,12 @@ class Call(BaseModel):
         str | None,
         Field(
             description="A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad."
+        ),
+    ]
+    squad_version: Annotated[
+        SquadVersion | None,
+        Field(
+            description="A squad's call: the squad version it runs, fixed when it starts (`squad_version` of `POST /v1/calls`, else the squad's traffic split's pick or its published version; `GET /v1/squads/{id}/versions/{n}`); null: no squad."
         ),
     ]
     contact_id: str | None
@@ -10889,9 +11084,96 @@ class Squad(BaseModel):
             description='The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller.'
         ),
     ]
+    version: Annotated[
+        int,
+        Field(
+            description='The published version: the one new calls use when there is no `traffic_split`.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    latest_version: Annotated[
+        int,
+        Field(
+            description='The newest version (a draft when it is above `version`).',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    traffic_split: Annotated[
+        list[SquadTrafficSplitEntry] | None,
+        Field(
+            description='Shares of new calls by version, picked per contact; null: all use `version`.'
+        ),
+    ]
     metadata: Annotated[
         dict[str, str], Field(description='Your key-value pairs (at most 50 keys).')
     ]
+    created: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
+class SquadVersionConfig(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    members: list[SquadVersionConfigMembersItem]
+    start: Annotated[str, Field(description='The member that answers first.')]
+    max_handoffs: Annotated[
+        int,
+        Field(
+            description='Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one).',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    overflow: Annotated[
+        str | None,
+        Field(
+            description='The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller.'
+        ),
+    ]
+
+
+class SquadVersion1(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    id: Annotated[str, Field(examples=['sqd_01jd5x2v7c0000000000000000:v3'])]
+    object: Literal['squad_version']
+    livemode: bool
+    squad_id: str
+    number: Annotated[
+        int,
+        Field(
+            description='1, 2, 3… in the order the versions were made.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    draft: Annotated[
+        bool,
+        Field(
+            description='Made by an update with `"publish": false` (not published when made).'
+        ),
+    ]
+    published: Annotated[
+        bool,
+        Field(
+            description='Whether it is the version new calls use (absent a traffic split).'
+        ),
+    ]
+    published_at: Annotated[
+        PublishedAt | None,
+        Field(description='When it was first published; null while it never was.'),
+    ]
+    config: SquadVersionConfig
     created: Annotated[
         int,
         Field(
@@ -10908,6 +11190,18 @@ class SquadList(BaseModel):
     )
     object: Literal['list']
     data: list[Squad]
+    has_more: Annotated[
+        bool, Field(description='True when more objects follow this page.')
+    ]
+    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
+
+
+class SquadVersionList(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Literal['list']
+    data: list[SquadVersion1]
     has_more: Annotated[
         bool, Field(description='True when more objects follow this page.')
     ]

@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Update a squad
-         * @description Update a squad. Needs the `agents:write` scope.
+         * @description Only the fields given change. A configuration change (`members`, `start`, `max_handoffs`, `overflow`) makes the next version (`GET /v1/squads/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
          */
         post: operations["updateSquad"];
         /**
@@ -163,6 +163,66 @@ export interface paths {
          * @description Calls already placed keep it; new calls naming it are 404. Needs the `agents:write` scope.
          */
         delete: operations["deleteSquad"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/squads/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a squad's versions
+         * @description Newest first; cursors are version ids (`sqd_…:v3`). Needs the `agents:read` scope.
+         */
+        get: operations["listSquadVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/squads/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a squad version
+         * @description Retrieve a squad version. Needs the `agents:read` scope.
+         */
+        get: operations["retrieveSquadVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/squads/{id}/versions/{version}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a squad version
+         * @description New calls use it from now on (unless a `traffic_split` says otherwise); calls in flight keep their version. Publishing an earlier version rolls back. Needs the `agents:write` scope.
+         */
+        post: operations["publishSquadVersion"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2317,6 +2377,8 @@ export interface components {
             squad_id: string | null;
             /** @description A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad. */
             squad_member: string | null;
+            /** @description A squad's call: the squad version it runs, fixed when it starts (`squad_version` of `POST /v1/calls`, else the squad's traffic split's pick or its published version; `GET /v1/squads/{id}/versions/{n}`); null: no squad. */
+            squad_version: number | null;
             contact_id: string | null;
             /**
              * @description What carried the call: its agent version's `engine` (`pipeline` or `realtime`).
@@ -3421,6 +3483,13 @@ export interface components {
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
         };
+        /** @description One version's share of a squad's new calls. */
+        SquadTrafficSplitEntry: {
+            /** @description A version of this squad. */
+            version: number;
+            /** @description Its share of new calls, in percent (the weights add to 100). */
+            weight: number;
+        };
         /** @description Agents that hand a call to each other: each member is offered one `handoff_to_<name>` tool per hand-off it may make. */
         Squad: {
             /** @example sqd_01jd5x2v7c0000000000000000 */
@@ -3436,10 +3505,46 @@ export interface components {
             max_handoffs: number;
             /** @description The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller. */
             overflow: string | null;
+            /** @description The published version: the one new calls use when there is no `traffic_split`. */
+            version: number;
+            /** @description The newest version (a draft when it is above `version`). */
+            latest_version: number;
+            /** @description Shares of new calls by version, picked per contact; null: all use `version`. */
+            traffic_split: components["schemas"]["SquadTrafficSplitEntry"][] | null;
             /** @description Your key-value pairs (at most 50 keys). */
             metadata: {
                 [key: string]: string;
             };
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description The configuration of the squad this version fixes: its members (with their hand-offs and context policies), `start`, `max_handoffs` and `overflow`. */
+        SquadVersionConfig: {
+            members: components["schemas"]["SquadVersionConfigMembersItem"][];
+            /** @description The member that answers first. */
+            start: string;
+            /** @description Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one). */
+            max_handoffs: number;
+            /** @description The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller. */
+            overflow: string | null;
+        };
+        /** @description An immutable snapshot of a squad's configuration. Calls record the version they ran (`squad_version`). */
+        SquadVersion: {
+            /** @example sqd_01jd5x2v7c0000000000000000:v3 */
+            id: string;
+            /** @constant */
+            object: "squad_version";
+            livemode: boolean;
+            squad_id: string;
+            /** @description 1, 2, 3… in the order the versions were made. */
+            number: number;
+            /** @description Made by an update with `"publish": false` (not published when made). */
+            draft: boolean;
+            /** @description Whether it is the version new calls use (absent a traffic split). */
+            published: boolean;
+            /** @description When it was first published; null while it never was. */
+            published_at: number | null;
+            config: components["schemas"]["SquadVersionConfig"];
             /** @description Unix time in seconds. */
             created: number;
         };
@@ -3448,6 +3553,16 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["Squad"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `SquadVersion` objects. */
+        SquadVersionList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["SquadVersion"][];
             /** @description True when more objects follow this page. */
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
@@ -4391,6 +4506,15 @@ export interface components {
             description: string | null;
             handoffs: components["schemas"]["SquadMembersItemHandoffsItem"][];
         };
+        SquadVersionConfigMembersItem: {
+            /** @description The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`). */
+            name: string;
+            agent_id: string;
+            /** @description A pinned version of the agent; null: the agent's version when a call starts. */
+            version: number | null;
+            description: string | null;
+            handoffs: components["schemas"]["SquadVersionConfigMembersItemHandoffsItem"][];
+        };
         FormFieldsItem: {
             key: string;
             /** @enum {string} */
@@ -4697,6 +4821,14 @@ export interface components {
             /** @description What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own. */
             context: ("all" | "summary") | components["schemas"]["SquadMembersItemHandoffsItemContext"];
         };
+        SquadVersionConfigMembersItemHandoffsItem: {
+            /** @description The member handed to. */
+            to: string;
+            /** @description When to hand off: the description of the tool the model is offered. */
+            description: string;
+            /** @description What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own. */
+            context: ("all" | "summary") | components["schemas"]["SquadVersionConfigMembersItemHandoffsItemContext"];
+        };
         UsageTotalsMessagesOutbound: {
             sms: number;
             whatsapp: number;
@@ -4756,6 +4888,10 @@ export interface components {
             refusal?: "country_not_allowed" | "number_type_not_allowed" | "sip_domain_not_listed" | "client_not_allowed" | "invalid_destination";
         };
         SquadMembersItemHandoffsItemContext: {
+            /** @description How many of the latest lines the next member sees. */
+            last: number;
+        };
+        SquadVersionConfigMembersItemHandoffsItemContext: {
             /** @description How many of the latest lines the next member sees. */
             last: number;
         };
@@ -5057,6 +5193,78 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `listSquadVersions` answers: `error.code` is one of its codes. */
+        ListSquadVersionsError: {
+            error: components["schemas"]["ListSquadVersionsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listSquadVersions`. */
+        ListSquadVersionsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveSquadVersion` answers: `error.code` is one of its codes. */
+        RetrieveSquadVersionError: {
+            error: components["schemas"]["RetrieveSquadVersionErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveSquadVersion`. */
+        RetrieveSquadVersionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `publishSquadVersion` answers: `error.code` is one of its codes. */
+        PublishSquadVersionError: {
+            error: components["schemas"]["PublishSquadVersionErrorDetail"];
+        };
+        /** @description The `error` of a failed `publishSquadVersion`. */
+        PublishSquadVersionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -9473,6 +9681,15 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description `false` makes the configuration change a draft version (a call may pin it, a traffic split may use it) and leaves the published one, which new calls use, as it is. Default true. */
+                    publish?: boolean;
+                    /** @description Shares of new calls by version (weights add to 100), picked per contact (the same person keeps the same version); null removes the split. */
+                    traffic_split?: {
+                        /** @description A version of this squad. */
+                        version: number;
+                        /** @description Its share of new calls, in percent. */
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -9664,6 +9881,320 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteSquadError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listSquadVersions: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquadVersionList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveSquadVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquadVersion"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    publishSquadVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Squad"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
@@ -10448,6 +10979,8 @@ export interface operations {
                     agent_id?: string;
                     /** @description A squad (`sqd_…`) instead of one agent: its `start` member answers and the members hand the call to each other; the call's `agent_id` is the start member's. */
                     squad_id?: string;
+                    /** @description With `squad_id`: pin a version of the squad (`GET /v1/squads/{id}/versions`, drafts too); absent: the squad's published version, or its traffic split's pick for the contact. */
+                    squad_version?: number;
                     /**
                      * @description A valid phone number in E.164 format.
                      * @example +14155550123
