@@ -164,7 +164,7 @@ func (c *Client) initResources() {
 	c.PublisherKeys = &PublisherKeysService{client: c}
 	c.Records = &RecordsService{client: c}
 	c.SipTrunks = &SipTrunksService{client: c}
-	c.Squads = &SquadsService{client: c}
+	c.Squads = &SquadsService{client: c, Versions: &SquadsVersionsService{client: c}}
 	c.Telephony = &TelephonyService{client: c, Connection: &TelephonyConnectionService{client: c}}
 	c.TestHelpers = &TestHelpersService{client: c, Calls: &TestHelpersCallsService{client: c}, InboundCalls: &TestHelpersInboundCallsService{client: c}, InboundMessages: &TestHelpersInboundMessagesService{client: c}}
 	c.TestSuiteRuns = &TestSuiteRunsService{client: c}
@@ -346,6 +346,12 @@ type SipTrunksService struct {
 
 // SquadsService holds the methods of client.Squads.
 type SquadsService struct {
+	client   *Client
+	Versions *SquadsVersionsService
+}
+
+// SquadsVersionsService holds the methods of client.Squads.Versions.
+type SquadsVersionsService struct {
 	client *Client
 }
 
@@ -1093,6 +1099,26 @@ func (r *SquadsService) Retrieve(ctx context.Context, id string, opts ...Request
 // Update is POST /v1/squads/{id} (updateSquad): Update a squad.
 func (r *SquadsService) Update(ctx context.Context, id string, params UpdateSquadJSONRequestBody, opts ...RequestOption) (*Squad, error) {
 	return doJSON[Squad](ctx, r.client, "POST", pathf("/v1/squads/{id}", id), nil, params, opts)
+}
+
+// List is GET /v1/squads/{id}/versions (listSquadVersions): List a squad's versions.
+func (r *SquadsVersionsService) List(ctx context.Context, id string, params *ListSquadVersionsParams, opts ...RequestOption) (*SquadVersionList, error) {
+	return doJSON[SquadVersionList](ctx, r.client, "GET", pathf("/v1/squads/{id}/versions", id), queryOf(params, "limit", "starting_after", "ending_before"), nil, opts)
+}
+
+// ListAutoPaging iterates every SquadVersion of every page of List, following starting_after.
+func (r *SquadsVersionsService) ListAutoPaging(ctx context.Context, id string, params *ListSquadVersionsParams, opts ...RequestOption) iter.Seq2[SquadVersion, error] {
+	return autoPage[SquadVersion](ctx, r.client, "GET", pathf("/v1/squads/{id}/versions", id), queryOf(params, "limit", "starting_after", "ending_before"), opts)
+}
+
+// Publish is POST /v1/squads/{id}/versions/{version}/publish (publishSquadVersion): Publish a squad version.
+func (r *SquadsVersionsService) Publish(ctx context.Context, id string, version string, params PublishSquadVersionJSONRequestBody, opts ...RequestOption) (*Squad, error) {
+	return doJSON[Squad](ctx, r.client, "POST", pathf("/v1/squads/{id}/versions/{version}/publish", id, version), nil, params, opts)
+}
+
+// Retrieve is GET /v1/squads/{id}/versions/{version} (retrieveSquadVersion): Retrieve a squad version.
+func (r *SquadsVersionsService) Retrieve(ctx context.Context, id string, version string, opts ...RequestOption) (*SquadVersion, error) {
+	return doJSON[SquadVersion](ctx, r.client, "GET", pathf("/v1/squads/{id}/versions/{version}", id, version), nil, nil, opts)
 }
 
 // Connect is POST /v1/telephony/connection (connectTelephonyAccount): Connect your own Twilio account.

@@ -1186,6 +1186,22 @@ const (
 	SquadMembersItemHandoffsItemContext0Summary SquadMembersItemHandoffsItemContext0 = "summary"
 )
 
+// Defines values for SquadVersionObject.
+const (
+	SquadVersionObjectSquadVersion SquadVersionObject = "squad_version"
+)
+
+// Defines values for SquadVersionConfigMembersItemHandoffsItemContext0.
+const (
+	SquadVersionConfigMembersItemHandoffsItemContext0All     SquadVersionConfigMembersItemHandoffsItemContext0 = "all"
+	SquadVersionConfigMembersItemHandoffsItemContext0Summary SquadVersionConfigMembersItemHandoffsItemContext0 = "summary"
+)
+
+// Defines values for SquadVersionListObject.
+const (
+	SquadVersionListObjectList SquadVersionListObject = "list"
+)
+
 // Defines values for TelephonyConnectionMode.
 const (
 	TelephonyConnectionModeConnected  TelephonyConnectionMode = "connected"
@@ -3150,9 +3166,12 @@ type Call struct {
 	SquadId *string `json:"squad_id"`
 
 	// SquadMember A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad.
-	SquadMember *string    `json:"squad_member"`
-	Status      CallStatus `json:"status"`
-	To          string     `json:"to"`
+	SquadMember *string `json:"squad_member"`
+
+	// SquadVersion A squad's call: the squad version it runs, fixed when it starts (`squad_version` of `POST /v1/calls`, else the squad's traffic split's pick or its published version; `GET /v1/squads/{id}/versions/{n}`); null: no squad.
+	SquadVersion *int       `json:"squad_version"`
+	Status       CallStatus `json:"status"`
+	To           string     `json:"to"`
 
 	// TraceId The W3C trace id (32 lowercase hex digits) of the OpenTelemetry trace the call was created in (the API request, its workflow, turns, model requests, tool calls, Twilio requests and webhook deliveries), to look up in the tracing backend; null when tracing is off or the call was created outside a trace.
 	TraceId *string `json:"trace_id"`
@@ -5275,9 +5294,12 @@ type SipTrunkListObject string
 // Squad Agents that hand a call to each other: each member is offered one `handoff_to_<name>` tool per hand-off it may make.
 type Squad struct {
 	// Created Unix time in seconds.
-	Created  int    `json:"created"`
-	Id       string `json:"id"`
-	Livemode bool   `json:"livemode"`
+	Created int    `json:"created"`
+	Id      string `json:"id"`
+
+	// LatestVersion The newest version (a draft when it is above `version`).
+	LatestVersion int  `json:"latest_version"`
+	Livemode      bool `json:"livemode"`
 
 	// MaxHandoffs Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one).
 	MaxHandoffs int                `json:"max_handoffs"`
@@ -5293,6 +5315,12 @@ type Squad struct {
 
 	// Start The member that answers first.
 	Start string `json:"start"`
+
+	// TrafficSplit Shares of new calls by version, picked per contact; null: all use `version`.
+	TrafficSplit *[]SquadTrafficSplitEntry `json:"traffic_split"`
+
+	// Version The published version: the one new calls use when there is no `traffic_split`.
+	Version int `json:"version"`
 }
 
 // SquadObject defines model for Squad.Object.
@@ -5351,6 +5379,110 @@ type SquadMembersItemHandoffsItemContext struct {
 	// Last How many of the latest lines the next member sees.
 	Last int `json:"last"`
 }
+
+// SquadTrafficSplitEntry One version's share of a squad's new calls.
+type SquadTrafficSplitEntry struct {
+	// Version A version of this squad.
+	Version int `json:"version"`
+
+	// Weight Its share of new calls, in percent (the weights add to 100).
+	Weight int `json:"weight"`
+}
+
+// SquadVersion An immutable snapshot of a squad's configuration. Calls record the version they ran (`squad_version`).
+type SquadVersion struct {
+	// Config The configuration of the squad this version fixes: its members (with their hand-offs and context policies), `start`, `max_handoffs` and `overflow`.
+	Config SquadVersionConfig `json:"config"`
+
+	// Created Unix time in seconds.
+	Created int `json:"created"`
+
+	// Draft Made by an update with `"publish": false` (not published when made).
+	Draft    bool   `json:"draft"`
+	Id       string `json:"id"`
+	Livemode bool   `json:"livemode"`
+
+	// Number 1, 2, 3… in the order the versions were made.
+	Number int                `json:"number"`
+	Object SquadVersionObject `json:"object"`
+
+	// Published Whether it is the version new calls use (absent a traffic split).
+	Published bool `json:"published"`
+
+	// PublishedAt Unix time in seconds.
+	PublishedAt *int   `json:"published_at"`
+	SquadId     string `json:"squad_id"`
+}
+
+// SquadVersionObject defines model for SquadVersion.Object.
+type SquadVersionObject string
+
+// SquadVersionConfig The configuration of the squad this version fixes: its members (with their hand-offs and context policies), `start`, `max_handoffs` and `overflow`.
+type SquadVersionConfig struct {
+	// MaxHandoffs Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one).
+	MaxHandoffs int                             `json:"max_handoffs"`
+	Members     []SquadVersionConfigMembersItem `json:"members"`
+
+	// Overflow The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller.
+	Overflow *string `json:"overflow"`
+
+	// Start The member that answers first.
+	Start string `json:"start"`
+}
+
+// SquadVersionConfigMembersItem defines model for SquadVersionConfigMembersItem.
+type SquadVersionConfigMembersItem struct {
+	AgentId     string                                      `json:"agent_id"`
+	Description *string                                     `json:"description"`
+	Handoffs    []SquadVersionConfigMembersItemHandoffsItem `json:"handoffs"`
+
+	// Name The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`).
+	Name string `json:"name"`
+
+	// Version A pinned version of the agent; null: the agent's version when a call starts.
+	Version *int `json:"version"`
+}
+
+// SquadVersionConfigMembersItemHandoffsItem defines model for SquadVersionConfigMembersItemHandoffsItem.
+type SquadVersionConfigMembersItemHandoffsItem struct {
+	// Context What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.
+	Context SquadVersionConfigMembersItemHandoffsItem_Context `json:"context"`
+
+	// Description When to hand off: the description of the tool the model is offered.
+	Description string `json:"description"`
+
+	// To The member handed to.
+	To string `json:"to"`
+}
+
+// SquadVersionConfigMembersItemHandoffsItemContext0 defines model for SquadVersionConfigMembersItemHandoffsItem.Context.0.
+type SquadVersionConfigMembersItemHandoffsItemContext0 string
+
+// SquadVersionConfigMembersItemHandoffsItem_Context What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.
+type SquadVersionConfigMembersItemHandoffsItem_Context struct {
+	union json.RawMessage
+}
+
+// SquadVersionConfigMembersItemHandoffsItemContext defines model for SquadVersionConfigMembersItemHandoffsItemContext.
+type SquadVersionConfigMembersItemHandoffsItemContext struct {
+	// Last How many of the latest lines the next member sees.
+	Last int `json:"last"`
+}
+
+// SquadVersionList A page of `SquadVersion` objects.
+type SquadVersionList struct {
+	Data []SquadVersion `json:"data"`
+
+	// HasMore True when more objects follow this page.
+	HasMore bool                   `json:"has_more"`
+	Object  SquadVersionListObject `json:"object"`
+
+	// Url The path of this list, e.g. `/v1/calls`.
+	Url string `json:"url"`
+}
+
+// SquadVersionListObject defines model for SquadVersionList.Object.
+type SquadVersionListObject string
 
 // TelephonyConnection The Twilio account the organization's live calls and messages run in: its subaccount of the platform's account, or its own connected account.
 type TelephonyConnection struct {
@@ -7301,6 +7433,9 @@ type CreateCallJSONBody struct {
 	// SquadId A squad (`sqd_…`) instead of one agent: its `start` member answers and the members hand the call to each other; the call's `agent_id` is the start member's.
 	SquadId *string `json:"squad_id,omitempty"`
 
+	// SquadVersion With `squad_id`: pin a version of the squad (`GET /v1/squads/{id}/versions`, drafts too); absent: the squad's published version, or its traffic split's pick for the contact.
+	SquadVersion *int `json:"squad_version,omitempty"`
+
 	// To A valid phone number in E.164 format.
 	To string `json:"to"`
 
@@ -8424,8 +8559,14 @@ type UpdateSquadJSONBody struct {
 	// Overflow The member a hand-off beyond `max_handoffs` goes to instead; absent or null: that hand-off is refused (the model is told) and the member keeps the caller.
 	Overflow *string `json:"overflow,omitempty"`
 
+	// Publish `false` makes the configuration change a draft version (a call may pin it, a traffic split may use it) and leaves the published one, which new calls use, as it is. Default true.
+	Publish *bool `json:"publish,omitempty"`
+
 	// Start The member that answers first.
 	Start *string `json:"start,omitempty"`
+
+	// TrafficSplit Shares of new calls by version (weights add to 100), picked per contact (the same person keeps the same version); null removes the split.
+	TrafficSplit *[]UpdateSquadJSONBody_TrafficSplit `json:"traffic_split,omitempty"`
 }
 
 // UpdateSquadParams defines parameters for UpdateSquad.
@@ -8473,6 +8614,36 @@ type UpdateSquadJSONBody_Members struct {
 
 	// Version Pin a version of the agent; absent: the agent's version when a call starts (published, or its split's pick).
 	Version *int `json:"version,omitempty"`
+}
+
+// UpdateSquadJSONBody_TrafficSplit defines parameters for UpdateSquad.
+type UpdateSquadJSONBody_TrafficSplit struct {
+	// Version A version of this squad.
+	Version int `json:"version"`
+
+	// Weight Its share of new calls, in percent.
+	Weight int `json:"weight"`
+}
+
+// ListSquadVersionsParams defines parameters for ListSquadVersions.
+type ListSquadVersionsParams struct {
+	// Limit How many objects to return, 1 to 100.
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// StartingAfter A cursor: the id of the last object of the previous page (the next page follows it).
+	StartingAfter *string `form:"starting_after,omitempty" json:"starting_after,omitempty"`
+
+	// EndingBefore A cursor: the id of the first object of the next page (the previous page precedes it).
+	EndingBefore *string `form:"ending_before,omitempty" json:"ending_before,omitempty"`
+}
+
+// PublishSquadVersionJSONBody defines parameters for PublishSquadVersion.
+type PublishSquadVersionJSONBody = map[string]interface{}
+
+// PublishSquadVersionParams defines parameters for PublishSquadVersion.
+type PublishSquadVersionParams struct {
+	// IdempotencyKey Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ConnectTelephonyAccountJSONBody defines parameters for ConnectTelephonyAccount.
@@ -8956,6 +9127,9 @@ type CreateSquadJSONRequestBody CreateSquadJSONBody
 
 // UpdateSquadJSONRequestBody defines body for UpdateSquad for application/json ContentType.
 type UpdateSquadJSONRequestBody UpdateSquadJSONBody
+
+// PublishSquadVersionJSONRequestBody defines body for PublishSquadVersion for application/json ContentType.
+type PublishSquadVersionJSONRequestBody = PublishSquadVersionJSONBody
 
 // ConnectTelephonyAccountJSONRequestBody defines body for ConnectTelephonyAccount for application/json ContentType.
 type ConnectTelephonyAccountJSONRequestBody ConnectTelephonyAccountJSONBody
@@ -9835,6 +10009,68 @@ func (t SquadMembersItemHandoffsItem_Context) MarshalJSON() ([]byte, error) {
 }
 
 func (t *SquadMembersItemHandoffsItem_Context) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsSquadVersionConfigMembersItemHandoffsItemContext0 returns the union data inside the SquadVersionConfigMembersItemHandoffsItem_Context as a SquadVersionConfigMembersItemHandoffsItemContext0
+func (t SquadVersionConfigMembersItemHandoffsItem_Context) AsSquadVersionConfigMembersItemHandoffsItemContext0() (SquadVersionConfigMembersItemHandoffsItemContext0, error) {
+	var body SquadVersionConfigMembersItemHandoffsItemContext0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSquadVersionConfigMembersItemHandoffsItemContext0 overwrites any union data inside the SquadVersionConfigMembersItemHandoffsItem_Context as the provided SquadVersionConfigMembersItemHandoffsItemContext0
+func (t *SquadVersionConfigMembersItemHandoffsItem_Context) FromSquadVersionConfigMembersItemHandoffsItemContext0(v SquadVersionConfigMembersItemHandoffsItemContext0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSquadVersionConfigMembersItemHandoffsItemContext0 performs a merge with any union data inside the SquadVersionConfigMembersItemHandoffsItem_Context, using the provided SquadVersionConfigMembersItemHandoffsItemContext0
+func (t *SquadVersionConfigMembersItemHandoffsItem_Context) MergeSquadVersionConfigMembersItemHandoffsItemContext0(v SquadVersionConfigMembersItemHandoffsItemContext0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsSquadVersionConfigMembersItemHandoffsItemContext returns the union data inside the SquadVersionConfigMembersItemHandoffsItem_Context as a SquadVersionConfigMembersItemHandoffsItemContext
+func (t SquadVersionConfigMembersItemHandoffsItem_Context) AsSquadVersionConfigMembersItemHandoffsItemContext() (SquadVersionConfigMembersItemHandoffsItemContext, error) {
+	var body SquadVersionConfigMembersItemHandoffsItemContext
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromSquadVersionConfigMembersItemHandoffsItemContext overwrites any union data inside the SquadVersionConfigMembersItemHandoffsItem_Context as the provided SquadVersionConfigMembersItemHandoffsItemContext
+func (t *SquadVersionConfigMembersItemHandoffsItem_Context) FromSquadVersionConfigMembersItemHandoffsItemContext(v SquadVersionConfigMembersItemHandoffsItemContext) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeSquadVersionConfigMembersItemHandoffsItemContext performs a merge with any union data inside the SquadVersionConfigMembersItemHandoffsItem_Context, using the provided SquadVersionConfigMembersItemHandoffsItemContext
+func (t *SquadVersionConfigMembersItemHandoffsItem_Context) MergeSquadVersionConfigMembersItemHandoffsItemContext(v SquadVersionConfigMembersItemHandoffsItemContext) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t SquadVersionConfigMembersItemHandoffsItem_Context) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *SquadVersionConfigMembersItemHandoffsItem_Context) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

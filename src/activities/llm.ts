@@ -117,6 +117,20 @@ export interface GenerateReplyResult {
 }
 
 /**
+ * Whose a request's usage row is: the call (`subjectId`), its owner when the input names it, and the agent
+ * when it is not the call's own: a squad member answering after a hand-off (`context.agentVersion`, set by
+ * src/workflows/call-tools.ts `switchAgent`).
+ */
+function usageSubject(input: GenerateReplyInput) {
+  const { context } = input;
+  return {
+    subjectId: input.callId,
+    owner: context ? { orgId: context.orgId, livemode: context.livemode } : undefined,
+    agent: context?.agentVersion !== undefined ? { id: context.agentId, version: context.agentVersion } : undefined,
+  };
+}
+
+/**
  * Asks the model for the assistant's next message. With `context`, the system message carries the
  * contact's records and the knowledge found for the latest user message; if loading them fails (store
  * unavailable) the request goes ahead with the last copy this process loaded for the same conversation
@@ -194,8 +208,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     timer({ outcome: 'ok' });
     // Every answer the provider sent costs its tokens, this attempt's included if it is then retried.
     const usageRow = await llmRequestUsage({
-      subjectId: input.callId,
-      owner: input.context ? { orgId: input.context.orgId, livemode: input.context.livemode } : undefined,
+      ...usageSubject(input),
       request: activityInfo(),
       model: completion.model,
       usage: completion.usage,

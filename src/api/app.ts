@@ -14,6 +14,7 @@ import { telephonyRouter } from './telephony';
 import { agentVersionsRouter } from './agent-versions'; // before agents.ts: the document's schema order
 import { agentsRouter } from './agents';
 import { squadsRouter } from './squads';
+import { squadVersionsRouter } from './squad-versions';
 // Before bulk-calls.ts, in this order: the OpenAPI document lists schemas as their modules load.
 import { formsRouter } from './forms';
 import { messagesRouter } from './messages';
@@ -101,6 +102,7 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use('/agents', agentsRouter(deps.temporal));
   v1.use('/agents', agentVersionsRouter()); // `/v1/agents/{id}/versions…`
   v1.use('/squads', squadsRouter());
+  v1.use('/squads', squadVersionsRouter()); // `/v1/squads/{id}/versions…`
   v1.use('/tools', toolsRouter());
   v1.use('/calls', callsRouter(deps.temporal));
   v1.use('/calls', callRecordingsRouter(deps.temporal));

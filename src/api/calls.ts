@@ -106,6 +106,14 @@ export const createCallSchema = z.strictObject({
     .describe(
       "A squad (`sqd_…`) instead of one agent: its `start` member answers and the members hand the call to each other; the call's `agent_id` is the start member's.",
     ),
+  squad_version: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "With `squad_id`: pin a version of the squad (`GET /v1/squads/{id}/versions`, drafts too); absent: the squad's published version, or its traffic split's pick for the contact.",
+    ),
   from: e164.optional(),
   context: z.record(z.string(), z.unknown()).optional(),
   metadata: metadata.optional(),
@@ -249,6 +257,8 @@ const createCall = (temporal: Client) =>
  */
 function checkCallRequest(livemode: boolean, body: z.output<typeof createCallSchema>): void {
   checkAnswering(body);
+  if (body.squad_version !== undefined && body.squad_id === undefined)
+    throw invalidParam('squad_version', 'Invalid squad_version: it pins a version of the squad named by squad_id.');
   if (body.context) checkContext(body.context);
   if (body.analysis) checkAnalysisPlan(body.analysis, 'analysis');
   if (livemode && body.simulation)

@@ -5,8 +5,12 @@
  *                            description, context?}]}], start, max_handoffs?, overflow?, metadata?}` (Idempotency-Key)
  *   GET    /v1/squads        list, newest first
  *   GET    /v1/squads/{id}   the squad
- *   POST   /v1/squads/{id}   update: the fields given replace the stored ones (`members` whole)
+ *   POST   /v1/squads/{id}   update: the fields given replace the stored ones (`members` whole); a
+ *                            configuration change makes the next version (`publish: false`: a draft);
+ *                            `traffic_split` shares new calls between versions
  *   DELETE /v1/squads/{id}   soft delete: calls in flight keep their snapshot
+ *
+ * Versions (list, retrieve, publish = roll back or forward) are src/api/squad-versions.ts.
  *
  * A call takes `squad_id` where it takes `agent_id` (src/api/calls.ts): the `start` member answers, and
  * each member's model is offered one `handoff_to_<name>` tool per hand-off it may make
@@ -19,6 +23,13 @@ import { findLiveSquad, renderSquad, Squad, SquadObject, squadConfig, type Squad
 import { insertIfAbsent, type WithId } from '../models/store';
 import { DeletedObject, listOf } from '../models/wire';
 import { checkSquadConfig } from '../services/squads';
+import {
+  checkSquadTrafficSplit,
+  createSquadVersion,
+  ensureSquadVersions,
+  squadConfigFields,
+  writeFirstSquadVersion,
+} from '../services/squad-versions';
 import { idTime } from '../shared/ids';
 import {
   DEFAULT_MAX_HANDOFFS,
@@ -105,7 +116,30 @@ export const createSquadSchema = z.strictObject({
   metadata: metadata.optional(),
 });
 
-export const updateSquadSchema = createSquadSchema.partial();
+export const updateSquadSchema = createSquadSchema.partial().extend({
+  publish: z
+    .boolean()
+    .optional()
+    .describe(
+      '`false` makes the configuration change a draft version (a call may pin it, a traffic split may use it) and leaves the published one, which new calls use, as it is. Default true.',
+    ),
+  traffic_split: z
+    .array(
+      z.strictObject({
+        version: z.number().int().min(1).describe('A version of this squad.'),
+        weight: z.number().int().min(0).max(100).describe('Its share of new calls, in percent.'),
+      }),
+    )
+    .max(10, 'must list at most 10 versions')
+    .nullable()
+    .optional()
+    .describe(
+      'Shares of new calls by version (weights add to 100), picked per contact (the same person keeps the same version); null removes the split.',
+    ),
+});
+
+/** The configuration fields of a squad update: any of them makes a new version. */
+const CONFIG_FIELDS = ['members', 'start', 'max_handoffs', 'overflow'] as const;
 
 const SQUAD_EXAMPLE = {
   name: 'Front desk',
@@ -160,6 +194,10 @@ const createSquad = operation({
     };
     await checkSquadConfig(req.auth!, config);
     await idempotent(req, res, 'sqd', async (id) => {
+      const tenant = { _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode };
+      const created = Math.floor(idTime(id) / 1000);
+      // Version 1 is this configuration, published (written first: a crash leaves no squad without it).
+      await writeFirstSquadVersion({ ...tenant, created }, config);
       const doc: WithId<SquadDoc> = {
         _id: id,
         org_id: req.auth!.orgId,
@@ -170,7 +208,10 @@ const createSquad = operation({
         max_handoffs: config.max_handoffs,
         overflow: config.overflow,
         metadata_json: JSON.stringify(body.metadata ?? {}),
-        created: Math.floor(idTime(id) / 1000),
+        version: 1,
+        latest_version: 1,
+        traffic_split_json: null,
+        created,
         deleted_ms: null,
       };
       await insertIfAbsent(Squad, doc);
@@ -214,7 +255,12 @@ const retrieveSquad = operation({
 /**
  * `POST /v1/squads/{id}` → the squad: the fields given replace the stored ones (`members` as a whole,
  * `overflow: null` removes it; `metadata` merges, a key set to `""` is removed). The result is checked as
- * creation checks it. Calls already placed keep the squad as it was. 404 for an unknown or deleted squad.
+ * creation checks it. A configuration change (`members`, `start`, `max_handoffs`, `overflow`) makes the
+ * next `squad_version`, published at once, or with `"publish": false` a draft that leaves the squad (and
+ * new calls) as they are; `name`, `metadata` and `traffic_split` alone make none. `traffic_split`
+ * (src/services/squad-versions.ts `checkSquadTrafficSplit`: 400 naming `traffic_split` or
+ * `traffic_split[i].version`), null to remove it. Calls already placed keep the squad as it was. 404 for
+ * an unknown or deleted squad.
  */
 const updateSquad = operation({
   method: 'post',
@@ -222,6 +268,8 @@ const updateSquad = operation({
   operationId: 'updateSquad',
   tag,
   summary: 'Update a squad',
+  description:
+    'Only the fields given change. A configuration change (`members`, `start`, `max_handoffs`, `overflow`) makes the next version (`GET /v1/squads/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact.',
   scope: 'agents:write',
   bodyDoc: updateSquadSchema,
   example: { max_handoffs: 4 },
@@ -229,8 +277,9 @@ const updateSquad = operation({
   handler: async (req, res) => {
     const id = String(req.params.id);
     const body = parseIndexed(updateSquadSchema, req.body);
-    const existing = await findLiveSquad(req.auth!, id);
-    if (!existing) throw notFound('squad', id, 'id');
+    const found = await findLiveSquad(req.auth!, id);
+    if (!found) throw notFound('squad', id, 'id');
+    const existing = await ensureSquadVersions(found);
     const stored = squadConfig(existing);
     const config: SquadConfig = {
       members: body.members ? storedMembers(body.members) : stored.members,
@@ -239,23 +288,25 @@ const updateSquad = operation({
       overflow: body.overflow !== undefined ? body.overflow : stored.overflow,
     };
     await checkSquadConfig(req.auth!, config);
+    const split = body.traffic_split ? await checkSquadTrafficSplit(existing, body.traffic_split) : body.traffic_split;
     const meta = {
       ...(JSON.parse(existing.metadata_json ?? '{}') as Record<string, string>),
       ...(body.metadata ?? {}),
     };
     for (const [k, v] of Object.entries(meta)) if (v === '') delete meta[k];
+    const changes = CONFIG_FIELDS.some((f) => body[f] !== undefined) || body.publish === false;
     await idempotent(req, res, 'req', async () => {
-      const set = {
+      const draft = body.publish === false;
+      const number = changes ? await createSquadVersion(existing, config, draft) : null;
+      const set: Record<string, unknown> = {
         ...(body.name !== undefined ? { name: body.name } : {}),
-        members_json: JSON.stringify(config.members),
-        start: config.start,
-        max_handoffs: config.max_handoffs,
-        overflow: config.overflow,
+        ...(number !== null && !draft ? { ...squadConfigFields(config), version: number } : {}),
+        ...(split !== undefined ? { traffic_split_json: split ? JSON.stringify(split) : null } : {}),
         metadata_json: JSON.stringify(meta),
       };
       const doc = await Squad.findOneAndUpdate(
         { _id: id, org_id: req.auth!.orgId, livemode: req.auth!.livemode, deleted_ms: null },
-        { $set: set },
+        number !== null ? { $set: set, $max: { latest_version: number } } : { $set: set },
         { returnDocument: 'after' },
       ).lean();
       if (!doc) throw notFound('squad', id, 'id');

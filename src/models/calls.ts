@@ -53,6 +53,8 @@ const callSchema = new Schema(
     squad_id: { type: String, default: null },
     /** A squad's call: the member answering now (its `start`, then each hand-off's); null: no squad. */
     squad_member: { type: String, default: null },
+    /** A squad's call: the squad version it runs (src/models/squad-versions.ts); null: no squad. */
+    squad_version: { type: Number, default: null },
     /** The contact called (`cont_…`), or null. */
     contact_id: { type: String, default: null },
     /** `realtime` when its agent's version runs on the Realtime API (src/shared/realtime.ts); null: the pipeline. */
@@ -412,6 +414,7 @@ export function newCallDocument(input: CallWorkflowInput, traceId: string | null
     agent_version: input.agent.version ?? null,
     squad_id: input.squad?.id ?? null,
     squad_member: input.squad?.start ?? null,
+    squad_version: input.squad?.version ?? null,
     engine: input.agent.engine ?? null,
     contact_id: input.contactId ?? null,
     to: input.to,
@@ -605,6 +608,13 @@ export const CallObject = apiObject(
       .string()
       .nullable()
       .describe("A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad."),
+    squad_version: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "A squad's call: the squad version it runs, fixed when it starts (`squad_version` of `POST /v1/calls`, else the squad's traffic split's pick or its published version; `GET /v1/squads/{id}/versions/{n}`); null: no squad.",
+      ),
     contact_id: z.string().nullable(),
     engine: z.enum(ENGINES).describe("What carried the call: its agent version's `engine` (`pipeline` or `realtime`)."),
     engine_fallback: z
@@ -792,6 +802,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     agent_version: doc.agent_version ?? null,
     squad_id: doc.squad_id ?? null,
     squad_member: doc.squad_member ?? null,
+    squad_version: doc.squad_version ?? null,
     contact_id: doc.contact_id ?? null,
     engine: doc.engine === 'realtime' ? 'realtime' : 'pipeline', // written from the agent's snapshot only
     engine_fallback: (doc.engine_fallback as EngineFallback | null) ?? null, // written from ENGINE_FALLBACKS only

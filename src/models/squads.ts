@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { HandoffContext, SquadConfig, SquadMember } from '../shared/squads';
 import { findByIdShared, schemaOptions as base, type WithId } from './store';
 import { apiObject, metadataObject, unix } from './wire';
+import type { TrafficSplit } from './agents';
 
 const squadSchema = new Schema(
   {
@@ -22,6 +23,15 @@ const squadSchema = new Schema(
     max_handoffs: { type: Number, required: true },
     overflow: { type: String, default: null },
     metadata_json: { type: String, default: '{}' },
+    /**
+     * The published version (the configuration in this document's fields is its) and the newest
+     * version's number (src/models/squad-versions.ts); null for a squad made before versions existed,
+     * until its version 1 is written (src/services/squad-versions.ts `ensureSquadVersions`).
+     */
+    version: { type: Number, default: null },
+    latest_version: { type: Number, default: null },
+    /** The traffic split (`[{version, weight}]`) as JSON; null: every new call uses `version`. */
+    traffic_split_json: { type: String, default: null },
     created: { type: Number, required: true },
     deleted_ms: { type: Number, default: null },
   },
@@ -64,6 +74,16 @@ export const HandoffContextObject = z
     'What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.',
   );
 
+/** One entry of a squad's `traffic_split` (the OpenAPI component `SquadTrafficSplitEntry`). */
+export const SquadTrafficSplitEntryObject = apiObject(
+  'SquadTrafficSplitEntry',
+  "One version's share of a squad's new calls.",
+  z.object({
+    version: z.number().int().describe('A version of this squad.'),
+    weight: z.number().int().describe('Its share of new calls, in percent (the weights add to 100).'),
+  }),
+);
+
 /** The `squad` object (the OpenAPI component `Squad`). */
 export const SquadObject = apiObject(
   'Squad',
@@ -103,6 +123,15 @@ export const SquadObject = apiObject(
       .describe(
         'The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller.',
       ),
+    version: z
+      .number()
+      .int()
+      .describe('The published version: the one new calls use when there is no `traffic_split`.'),
+    latest_version: z.number().int().describe('The newest version (a draft when it is above `version`).'),
+    traffic_split: z
+      .array(SquadTrafficSplitEntryObject)
+      .nullable()
+      .describe('Shares of new calls by version, picked per contact; null: all use `version`.'),
     metadata: metadataObject,
     created: unix,
   }),
@@ -126,6 +155,10 @@ export function renderSquad(doc: WithId<SquadDoc>): z.output<typeof SquadObject>
     start: config.start,
     max_handoffs: config.max_handoffs,
     overflow: config.overflow,
+    // A squad made before versions existed has version 1 (its current document), written on first use.
+    version: doc.version ?? 1,
+    latest_version: doc.latest_version ?? 1,
+    traffic_split: doc.traffic_split_json ? (JSON.parse(doc.traffic_split_json) as TrafficSplit) : null,
     metadata: JSON.parse(doc.metadata_json ?? '{}') as Record<string, string>,
     created: doc.created,
   };

@@ -149,6 +149,13 @@ interface RowBase {
   livemode: boolean;
   occurred_ms: number;
   subject_id: string;
+  /**
+   * The agent (and version) the metered work ran, set by the writer when it knows better than the subject
+   * does: a squad call's model requests are the answering member's (src/activities/llm.ts). Absent: read
+   * from the call or conversation (src/services/usage.ts `withAgent`).
+   */
+  agent_id?: string;
+  agent_version?: number;
 }
 
 /** The cost fields of a row that carries a cost (micro-units; see the header). */

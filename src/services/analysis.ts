@@ -167,22 +167,24 @@ export interface AnalysisTranscript {
   personSpoke: boolean;
 }
 
-/** The transcript of a call (its turns, in order) or a conversation (its messages, oldest first). */
+/**
+ * The transcript of a call (its turns, in order) or a conversation (its messages, oldest first). A squad
+ * call's lines name the member that spoke (`Assistant [booking]: …`) and each hand-off is a line of its
+ * own (`— reception handed the caller to booking (context: all) —`, a summary's text with it), so the
+ * analysis sees the whole call and who said what (`callLines`).
+ */
 export async function analysisTranscript(subject: AnalysisWorkflowInput['subject']): Promise<AnalysisTranscript> {
   if (subject.kind === 'call') {
     const turns = await CallTurn.find({ call_id: subject.id }).sort({ seq: 1 }).lean();
-    return {
-      lines: turns.map((t) =>
-        t.role === 'caller'
-          ? `Caller: ${t.text}`
-          : t.role === 'assistant'
-            ? `Assistant: ${t.text}`
-            : t.role === 'note'
-              ? `Supervisor note: ${t.text}`
-              : `Tool ${t.tool_name ?? 'unknown'}(${t.tool_arguments_json ?? '{}'}): ${t.text}`,
-      ),
-      personSpoke: turns.some((t) => t.role === 'caller'),
-    };
+    const squad = turns.some((t) => t.agent_id != null || t.role === 'handoff');
+    const firstHandoff = turns.find((t) => t.role === 'handoff' && t.handoff_json);
+    // The member that answered first: the first hand-off's `from`, else (none made) the call's member.
+    const start = !squad
+      ? null
+      : firstHandoff
+        ? (JSON.parse(firstHandoff.handoff_json!) as { from: string }).from
+        : ((await Call.findById(subject.id, { squad_member: 1 }).lean())?.squad_member ?? null);
+    return { lines: callLines(turns, start), personSpoke: turns.some((t) => t.role === 'caller') };
   }
   const messages = await Message.find({ conversation_id: subject.id }).sort({ _id: 1 }).lean();
   const who = {
@@ -196,6 +198,35 @@ export async function analysisTranscript(subject: AnalysisWorkflowInput['subject
     lines: messages.map((m) => `${who[m.author]}: ${m.text}`),
     personSpoke: messages.some((m) => m.author === 'customer'),
   };
+}
+
+/**
+ * The analysis lines of a call's turns. `start`: a squad call's first member (null: not a squad call), then
+ * each `handoff` turn moves the speaking member to its `to`; assistant lines name the member speaking.
+ */
+export function callLines(
+  turns: {
+    role: string;
+    text: string;
+    tool_name?: string | null;
+    tool_arguments_json?: string | null;
+    handoff_json?: string | null;
+  }[],
+  start: string | null,
+): string[] {
+  let member = start;
+  return turns.map((t) => {
+    if (t.role === 'caller') return `Caller: ${t.text}`;
+    if (t.role === 'assistant') return member ? `Assistant [${member}]: ${t.text}` : `Assistant: ${t.text}`;
+    if (t.role === 'note') return `Supervisor note: ${t.text}`;
+    if (t.role === 'handoff' && t.handoff_json) {
+      const h = JSON.parse(t.handoff_json) as { from: string; to: string; context: string; summary?: string };
+      member = h.to;
+      const summary = h.summary ? `: ${h.summary}` : '';
+      return `— ${h.from} handed the caller to ${h.to} (context: ${h.context}${summary}) —`;
+    }
+    return `Tool ${t.tool_name ?? 'unknown'}(${t.tool_arguments_json ?? '{}'}): ${t.text}`;
+  });
 }
 
 /** What `askForAnalysis` is given besides the analysis's input. */

@@ -94,6 +94,7 @@ export async function prepareCall(
     to: string;
     agent_id?: string;
     squad_id?: string;
+    squad_version?: number;
     from?: string;
     contact_id?: string;
     calling_window?: CallingWindow;
@@ -139,7 +140,8 @@ export async function prepareCall(
     );
   if (verdict.verdict === 'hold') dial = { ...dial, atMs: verdict.heldUntilMs, later: true };
   if (answering.squad) {
-    const { squad, start } = await squadForCall(answering.squad, tenant, { contactId, phone: request.to });
+    const who = { contactId, phone: request.to };
+    const { squad, start } = await squadForCall(answering.squad, tenant, who, request.squad_version);
     return { agent: start, from, contactId, dial, gate: check, squad };
   }
   return { agent: await versionedAgent(agent, { contactId, phone: request.to }), from, contactId, dial, gate: check };

@@ -16,6 +16,7 @@ import {
   type VersionedAgent,
 } from './agent-versions';
 import { agentSnapshot } from './calls';
+import { squadVersionForCall } from './squad-versions';
 
 type Tenant = { orgId: string; livemode: boolean };
 
@@ -67,18 +68,22 @@ export async function checkSquadConfig(tenant: Tenant, config: SquadConfig): Pro
 }
 
 /**
- * The squad a new call runs and the agent it starts with: every member's agent at its pinned version, else
+ * The squad a new call runs and the agent it starts with: the squad at the version the call fixes
+ * (`pinned`, else its traffic split's pick for the contact, else the published one:
+ * src/services/squad-versions.ts `squadVersionForCall`); every member's agent at its pinned version, else
  * at the version `versionedAgent` picks for the contact (as a call of that agent would), snapshotted
  * (src/services/calls.ts `agentSnapshot`). A member whose agent was deleted since the squad was saved, or
  * whose pinned version is gone, makes the squad unusable.
  * @throws ApiError 404 naming `squad_id` (a member's agent is gone), 400 naming `squad_id` (realtime agent)
+ *   or `squad_version` (the squad has no such version)
  */
 export async function squadForCall(
   squad: WithId<SquadDoc>,
   tenant: Tenant,
   who: { contactId?: string | null; phone?: string | null },
+  pinned?: number,
 ): Promise<{ squad: CallSquad; start: VersionedAgent }> {
-  const config = squadConfig(squad);
+  const { version, config } = await squadVersionForCall(squad, who, pinned);
   const members: { name: string; agent: VersionedAgent; handoffs: CallSquad['members'][number]['handoffs'] }[] = [];
   for (const m of config.members) {
     const agent = await findLiveAgent(tenant, m.agent_id);
@@ -93,6 +98,7 @@ export async function squadForCall(
   return {
     squad: {
       id: squad._id,
+      version,
       start: config.start,
       max_handoffs: config.max_handoffs,
       overflow: config.overflow,
@@ -137,7 +143,9 @@ export interface SquadMemberTurn {
 
 /**
  * The member `name` of the live squad `squadId` as a text conversation's turn runs it (read fresh each
- * turn, as a conversation's agent is: an edit applies from the next turn): its agent at the pinned version,
+ * turn, as a conversation's agent is: an edit applies from the next turn; the squad's version is its
+ * published one or its traffic split's pick for the customer, src/services/squad-versions.ts
+ * `squadVersionForCall`): its agent at the pinned version,
  * else the version `versionedAgent` picks for the customer. A member no longer in the squad (the squad was
  * edited) gives way to the squad's `start`.
  * @returns null when the squad is deleted, or the member's agent (or pinned version) is gone
@@ -150,7 +158,7 @@ export async function squadMemberTurn(
 ): Promise<SquadMemberTurn | null> {
   const squad = await findLiveSquad(tenant, squadId);
   if (!squad) return null;
-  const config = squadConfig(squad);
+  const { config } = await squadVersionForCall(squad, who);
   const member = config.members.find((m) => m.name === name) ?? config.members.find((m) => m.name === config.start)!;
   const agent = await findLiveAgent(tenant, member.agent_id);
   if (!agent || agent.engine === 'realtime') return null;

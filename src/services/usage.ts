@@ -118,9 +118,11 @@ const CALL_AGENTS_CACHED = 10_000;
 
 /**
  * The row with the agent and version its subject ran (usage by version), read by `_id` from
- * the call (`call_…`) or the conversation (`conv_…`) it meters; other rows as they are.
+ * the call (`call_…`) or the conversation (`conv_…`) it meters; other rows, and rows whose writer named
+ * the agent (a squad call's requests: the member's), as they are.
  */
 async function withAgent(row: UsageRow): Promise<UsageRow & { agent_id?: string; agent_version?: number }> {
+  if (row.agent_id !== undefined) return row; // the writer named it (a squad member's request)
   const id = row.subject_id;
   let agent: { id: string; version: number | null } | null = null;
   if (id.startsWith('call_')) {
@@ -218,6 +220,8 @@ export async function llmRequestUsage(input: {
   model: string;
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   occurredMs?: number;
+  /** The agent the request ran for when not the subject's (a squad member's): the row carries it. */
+  agent?: { id: string; version: number };
 }): Promise<LlmRequestRow | null> {
   const owner = input.owner ?? (await callOwner(input.subjectId));
   if (!owner) {
@@ -238,6 +242,7 @@ export async function llmRequestUsage(input: {
     model: input.model,
     prompt_tokens: prompt,
     completion_tokens: completion,
+    ...(input.agent ? { agent_id: input.agent.id, agent_version: input.agent.version } : {}),
     // A conversation never ends: each turn's cost is recorded with its request. A call's requests are
     // priced once, in its `call` row, when it ends.
     ...(input.subjectId.startsWith('call_') ? {} : costFields(chatCost(input.model, prompt, completion))),

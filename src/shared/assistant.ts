@@ -83,6 +83,12 @@ export interface AssistantContextIds {
   orgId: string;
   livemode: boolean;
   agentId: string;
+  /**
+   * A squad call after a hand-off: the version of `agentId` (the member's agent) that answers, so the
+   * model requests' usage rows are the member's (src/activities/llm.ts); absent otherwise (the rows then
+   * take the call's agent and version).
+   */
+  agentVersion?: number;
   /** The contact the conversation is with (`cont_…`), or null. */
   contactId: string | null;
 }

@@ -271,6 +271,8 @@ export interface CallSquadMember {
 /** The squad of a call (`CallWorkflowInput.squad`): fixed when the call starts, like its agent snapshot. */
 export interface CallSquad {
   id: string;
+  /** The squad version the call runs (src/services/squad-versions.ts `squadVersionForCall`). */
+  version: number;
   start: string;
   max_handoffs: number;
   overflow: string | null;

@@ -91,6 +91,7 @@ export class CallTools {
   switchAgent(agent: AgentSnapshot, resolveNow = true): void {
     this.agent = agent;
     this.context.agentId = agent.id;
+    if (agent.version != null) this.context.agentVersion = agent.version; // usage rows: the member's
     const { record, warm, line } = this.targets;
     this.handlers = this.callTools(record, warm, line);
     const { payments } = this;

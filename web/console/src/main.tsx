@@ -8,6 +8,7 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { api, onUnauthorized, setCsrfToken } from './api';
 import { AgentsPage } from './pages/agents';
+import { SquadsPage } from './pages/squads';
 import { CallPage, CallsPage } from './pages/calls';
 import { CampaignPage, CampaignsPage } from './pages/campaigns';
 import { ContactPage, ContactsPage } from './pages/contacts';
@@ -32,6 +33,7 @@ function navFor(role: ConsoleSession['user']['role']) {
     { href: `${BASE}/campaigns`, label: 'Campaigns' },
     { href: `${BASE}/usage`, label: 'Usage' },
     { href: `${BASE}/agents`, label: 'Agents' },
+    { href: `${BASE}/squads`, label: 'Squads' },
     { href: `${BASE}/settings`, label: 'Settings' },
   ];
   if (can.admin(role)) items.push({ href: `${BASE}/developers`, label: 'Developers' });
@@ -151,6 +153,7 @@ function Shell() {
           <Route path={`${BASE}/campaigns/:id`} component={CampaignPage} />
           <Route path={`${BASE}/usage`} component={UsagePage} />
           <Route path={`${BASE}/agents`} component={AgentsPage} />
+          <Route path={`${BASE}/squads`} component={SquadsPage} />
           <Route path={`${BASE}/agents/:id`} component={AgentsPage} />
           <Route path={`${BASE}/developers`} component={DevelopersPage} />
           <Route path={`${BASE}/settings`} component={SettingsPage} />

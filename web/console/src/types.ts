@@ -37,6 +37,7 @@ export type ContactRecord = Schemas['Record'];
 export type Turn = Schemas['TranscriptTurn'] & { seq?: number };
 export type Call = Schemas['Call'];
 export type Agent = Schemas['Agent'];
+export type Squad = Schemas['Squad'];
 export type BulkCall = Schemas['BulkCall'];
 export type BulkCallResult = Schemas['BulkCallResult'];
 export type Account = Schemas['Account'];

@@ -278,6 +278,14 @@ class Member1(TypedDict, closed=True):
     handoffs: NotRequired[list[Handoff1]]
 
 
+class TrafficSplit1Item(TypedDict, closed=True):
+    version: int
+    weight: int
+
+
+TrafficSplit1: TypeAlias = list[TrafficSplit1Item]
+
+
 class UpdateSquadParams(TypedDict, closed=True):
     name: NotRequired[str]
     members: NotRequired[list[Member1]]
@@ -285,6 +293,14 @@ class UpdateSquadParams(TypedDict, closed=True):
     max_handoffs: NotRequired[int]
     overflow: NotRequired[Overflow | None]
     metadata: NotRequired[dict[str, str]]
+    publish: NotRequired[bool]
+    traffic_split: NotRequired[TrafficSplit1 | None]
+
+
+class ListSquadVersionsParams(TypedDict, closed=True):
+    limit: NotRequired[int]
+    starting_after: NotRequired[str]
+    ending_before: NotRequired[str]
 
 
 class CreateToolParams1(TypedDict, closed=True):
@@ -384,6 +400,7 @@ class CreateCallParams(TypedDict, closed=True):
     to: str
     agent_id: NotRequired[str]
     squad_id: NotRequired[str]
+    squad_version: NotRequired[int]
     from_: NotRequired[str]
     context: NotRequired[dict[str, Any]]
     metadata: NotRequired[dict[str, str]]

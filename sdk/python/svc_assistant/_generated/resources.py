@@ -64,6 +64,9 @@ OPERATIONS: dict[str, str] = {
     "retrieveSquad": "squads.retrieve",
     "updateSquad": "squads.update",
     "deleteSquad": "squads.delete",
+    "listSquadVersions": "squads.versions.list",
+    "retrieveSquadVersion": "squads.versions.retrieve",
+    "publishSquadVersion": "squads.versions.publish",
     "createTool": "tools.create",
     "listTools": "tools.list",
     "retrieveTool": "tools.retrieve",
@@ -339,6 +342,27 @@ class ConversationsMessages:
     def list(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.ListConversationMessagesParams]) -> _c.SyncPage[m.Message]:
         """``GET /v1/conversations/{id}/messages`` (listConversationMessages): List a conversation's messages."""
         return self._client._list(f"/v1/conversations/{_c.seg(id)}/messages", _c.model(m.Message), params, options)
+
+
+class SquadsVersions:
+    """``client.squads.versions``."""
+
+    def __init__(self, client: _c.SyncAPIClient) -> None:
+        self._client = client
+
+    def list(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.ListSquadVersionsParams]) -> _c.SyncPage[m.SquadVersion]:
+        """``GET /v1/squads/{id}/versions`` (listSquadVersions): List a squad's versions."""
+        return self._client._list(f"/v1/squads/{_c.seg(id)}/versions", _c.model(m.SquadVersion), params, options)
+
+    def retrieve(self, id: str, version: str, *, options: _c.RequestOptions | None = None) -> m.SquadVersion:
+        """``GET /v1/squads/{id}/versions/{version}`` (retrieveSquadVersion): Retrieve a squad version."""
+        params: dict[str, Any] = {}
+        return self._client._request("GET", f"/v1/squads/{_c.seg(id)}/versions/{_c.seg(version)}", _c.model(m.SquadVersion), params, options)
+
+    def publish(self, id: str, version: str, *, options: _c.RequestOptions | None = None) -> m.Squad:
+        """``POST /v1/squads/{id}/versions/{version}/publish`` (publishSquadVersion): Publish a squad version."""
+        params: dict[str, Any] = {}
+        return self._client._request("POST", f"/v1/squads/{_c.seg(id)}/versions/{_c.seg(version)}/publish", _c.model(m.Squad), params, options)
 
 
 class TelephonyConnection:
@@ -961,6 +985,7 @@ class Squads:
 
     def __init__(self, client: _c.SyncAPIClient) -> None:
         self._client = client
+        self.versions = SquadsVersions(client)
 
     def create(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.CreateSquadParams]) -> m.Squad:
         """``POST /v1/squads`` (createSquad): Create a squad."""
@@ -1311,6 +1336,27 @@ class AsyncConversationsMessages:
     def list(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.ListConversationMessagesParams]) -> _c.AsyncPager[m.Message]:
         """``GET /v1/conversations/{id}/messages`` (listConversationMessages): List a conversation's messages."""
         return self._client._list(f"/v1/conversations/{_c.seg(id)}/messages", _c.model(m.Message), params, options)
+
+
+class AsyncSquadsVersions:
+    """``client.squads.versions``."""
+
+    def __init__(self, client: _c.AsyncAPIClient) -> None:
+        self._client = client
+
+    def list(self, id: str, *, options: _c.RequestOptions | None = None, **params: Unpack[p.ListSquadVersionsParams]) -> _c.AsyncPager[m.SquadVersion]:
+        """``GET /v1/squads/{id}/versions`` (listSquadVersions): List a squad's versions."""
+        return self._client._list(f"/v1/squads/{_c.seg(id)}/versions", _c.model(m.SquadVersion), params, options)
+
+    async def retrieve(self, id: str, version: str, *, options: _c.RequestOptions | None = None) -> m.SquadVersion:
+        """``GET /v1/squads/{id}/versions/{version}`` (retrieveSquadVersion): Retrieve a squad version."""
+        params: dict[str, Any] = {}
+        return await self._client._request("GET", f"/v1/squads/{_c.seg(id)}/versions/{_c.seg(version)}", _c.model(m.SquadVersion), params, options)
+
+    async def publish(self, id: str, version: str, *, options: _c.RequestOptions | None = None) -> m.Squad:
+        """``POST /v1/squads/{id}/versions/{version}/publish`` (publishSquadVersion): Publish a squad version."""
+        params: dict[str, Any] = {}
+        return await self._client._request("POST", f"/v1/squads/{_c.seg(id)}/versions/{_c.seg(version)}/publish", _c.model(m.Squad), params, options)
 
 
 class AsyncTelephonyConnection:
@@ -1933,6 +1979,7 @@ class AsyncSquads:
 
     def __init__(self, client: _c.AsyncAPIClient) -> None:
         self._client = client
+        self.versions = AsyncSquadsVersions(client)
 
     async def create(self, *, options: _c.RequestOptions | None = None, **params: Unpack[p.CreateSquadParams]) -> m.Squad:
         """``POST /v1/squads`` (createSquad): Create a squad."""

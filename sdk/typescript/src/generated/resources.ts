@@ -130,6 +130,23 @@ export class ConversationsMessages {
   }
 }
 
+/** `client.squads.versions`. */
+export class SquadsVersions {
+  constructor(protected readonly t: Transport) {}
+  /** List a squad's versions: Newest first; cursors are version ids (`sqd_…:v3`). Needs the `agents:read` scope. (`GET /v1/squads/{id}/versions`, `listSquadVersions`) */
+  list(id: string, params?: QueryOf<'listSquadVersions'>, options?: RequestOptions): ListPromise<ItemOf<'listSquadVersions'>> {
+    return this.t.list(`/v1/squads/${encodeURIComponent(id)}/versions`, params, options);
+  }
+  /** Retrieve a squad version. Needs the `agents:read` scope. (`GET /v1/squads/{id}/versions/{version}`, `retrieveSquadVersion`) */
+  retrieve(id: string, version: string, options?: RequestOptions): Promise<ResultOf<'retrieveSquadVersion'>> {
+    return this.t.request('GET', `/v1/squads/${encodeURIComponent(id)}/versions/${encodeURIComponent(version)}`, undefined, options);
+  }
+  /** Publish a squad version: New calls use it from now on (unless a `traffic_split` says otherwise); calls in flight keep their version. Publishing an earlier version rolls back. Needs the `agents:write` scope. (`POST /v1/squads/{id}/versions/{version}/publish`, `publishSquadVersion`) */
+  publish(id: string, version: string, params: BodyOf<'publishSquadVersion'>, options?: RequestOptions): Promise<ResultOf<'publishSquadVersion'>> {
+    return this.t.request('POST', `/v1/squads/${encodeURIComponent(id)}/versions/${encodeURIComponent(version)}/publish`, params ?? {}, options);
+  }
+}
+
 /** `client.telephony.connection`. */
 export class TelephonyConnection {
   constructor(protected readonly t: Transport) {}
@@ -736,7 +753,10 @@ export class SipTrunks {
 
 /** `client.squads`. */
 export class Squads {
-  constructor(protected readonly t: Transport) {}
+  readonly versions: SquadsVersions;
+  constructor(protected readonly t: Transport) {
+    this.versions = new SquadsVersions(t);
+  }
   /** Create a squad: Members hand the call to each other with their `handoff_to_<name>` tools; a call takes `squad_id` where it takes `agent_id`. Needs the `agents:write` scope. (`POST /v1/squads`, `createSquad`) */
   create(params: BodyOf<'createSquad'>, options?: RequestOptions): Promise<ResultOf<'createSquad'>> {
     return this.t.request('POST', `/v1/squads`, params ?? {}, options);
@@ -749,7 +769,7 @@ export class Squads {
   retrieve(id: string, options?: RequestOptions): Promise<ResultOf<'retrieveSquad'>> {
     return this.t.request('GET', `/v1/squads/${encodeURIComponent(id)}`, undefined, options);
   }
-  /** Update a squad. Needs the `agents:write` scope. (`POST /v1/squads/{id}`, `updateSquad`) */
+  /** Update a squad: Only the fields given change. A configuration change (`members`, `start`, `max_handoffs`, `overflow`) makes the next version (`GET /v1/squads/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope. (`POST /v1/squads/{id}`, `updateSquad`) */
   update(id: string, params: BodyOf<'updateSquad'>, options?: RequestOptions): Promise<ResultOf<'updateSquad'>> {
     return this.t.request('POST', `/v1/squads/${encodeURIComponent(id)}`, params ?? {}, options);
   }

@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Update a squad
-         * @description Update a squad. Needs the `agents:write` scope.
+         * @description Only the fields given change. A configuration change (`members`, `start`, `max_handoffs`, `overflow`) makes the next version (`GET /v1/squads/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
          */
         post: operations["updateSquad"];
         /**
@@ -163,6 +163,66 @@ export interface paths {
          * @description Calls already placed keep it; new calls naming it are 404. Needs the `agents:write` scope.
          */
         delete: operations["deleteSquad"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/squads/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a squad's versions
+         * @description Newest first; cursors are version ids (`sqd_…:v3`). Needs the `agents:read` scope.
+         */
+        get: operations["listSquadVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/squads/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a squad version
+         * @description Retrieve a squad version. Needs the `agents:read` scope.
+         */
+        get: operations["retrieveSquadVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/squads/{id}/versions/{version}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a squad version
+         * @description New calls use it from now on (unless a `traffic_split` says otherwise); calls in flight keep their version. Publishing an earlier version rolls back. Needs the `agents:write` scope.
+         */
+        post: operations["publishSquadVersion"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -835,7 +895,7 @@ export interface paths {
         put?: never;
         /**
          * Update a connected number
-         * @description Only the fields given change; null clears `agent_id`, `squad_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Setting `agent_id` clears `squad_id` and the other way round (both: 400 naming `squad_id`). Needs the `phone_numbers:write` scope.
+         * @description Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope.
          */
         post: operations["updatePhoneNumber"];
         /**
@@ -1884,50 +1944,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/agents/{id}/replays": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List an agent's replays
-         * @description List an agent's replays. Needs the `agents:read` scope.
-         */
-        get: operations["listReplays"];
-        put?: never;
-        /**
-         * Replay recorded calls against an agent version
-         * @description Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope.
-         */
-        post: operations["createReplay"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/agents/{id}/replays/{replay_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Retrieve a replay
-         * @description Progress, each call with its summary (turns changed, tool calls added or removed, transfers, length, tokens, cost) and its turns side by side (original | replayed), and the totals. A call whose recording was erased or expired since shows `erased: true` and no turns. Needs the `agents:read` scope.
-         */
-        get: operations["retrieveReplay"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2361,6 +2377,8 @@ export interface components {
             squad_id: string | null;
             /** @description A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad. */
             squad_member: string | null;
+            /** @description A squad's call: the squad version it runs, fixed when it starts (`squad_version` of `POST /v1/calls`, else the squad's traffic split's pick or its published version; `GET /v1/squads/{id}/versions/{n}`); null: no squad. */
+            squad_version: number | null;
             contact_id: string | null;
             /**
              * @description What carried the call: its agent version's `engine` (`pipeline` or `realtime`).
@@ -2542,10 +2560,7 @@ export interface components {
             name: string | null;
             /** @enum {string} */
             status: "running" | "paused" | "completed" | "canceled";
-            /** @description The agent of its calls; a squad's campaign: the squad's start member's agent. */
             agent_id: string;
-            /** @description The squad its calls run (each starts as a squad call: `POST /v1/calls` with `squad_id`); null: one agent. */
-            squad_id: string | null;
             form_id: string;
             from: string | null;
             max_concurrency: number;
@@ -2597,10 +2612,6 @@ export interface components {
             agent_id: string | null;
             /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
             agent_version: number | null;
-            /** @description The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent. */
-            squad_id: string | null;
-            /** @description A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad. */
-            squad_member: string | null;
             /** @enum {string} */
             status: "open" | "needs_person";
             handoff_reason: string | null;
@@ -2629,17 +2640,8 @@ export interface components {
             to: string;
             text: string;
             template: components["schemas"]["MessageTemplateDetails"] | null;
-            /**
-             * @description `handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).
-             * @enum {string}
-             */
-            author: "customer" | "assistant" | "person" | "api" | "handoff";
-            /** @description An assistant reply of a squad's conversation: the member's agent that wrote it. */
-            agent_id?: string;
-            /** @description An assistant reply of a squad's conversation: the version of `agent_id` that wrote it. */
-            agent_version?: number | null;
-            /** @description A `handoff` entry: who handed the conversation to whom, with what context. */
-            handoff?: components["schemas"]["MessageHandoff"];
+            /** @enum {string} */
+            author: "customer" | "assistant" | "person" | "api";
             /** @description A `person` reply written in the staff console: the staff user (`usr_…`); null otherwise. */
             user_id: string | null;
             /**
@@ -2667,8 +2669,6 @@ export interface components {
             number: string;
             channels: ("voice" | "sms" | "whatsapp")[];
             agent_id: string | null;
-            /** @description The squad answering instead of `agent_id`: inbound calls start as squad calls, new conversations are answered by its members; null: none. */
-            squad_id: string | null;
             /** @description Asked, for each inbound call, which agent answers it (`call.inbound`); null: `agent_id` answers. */
             inbound_webhook_url: string | null;
             /** @description The signing secret of `inbound_webhook_url` requests (`Svc-Signature`); only in the response that set the URL. */
@@ -3144,29 +3144,6 @@ export interface components {
             /** @description The erasure (`ers_…`): `GET /v1/erasures/{id}`. */
             erasure: string;
         };
-        /** @description An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it), each compared with what was said. */
-        Replay: {
-            /** @example rpl_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "replay";
-            livemode: boolean;
-            agent_id: string;
-            /** @description The agent version replayed. */
-            version: number;
-            /** @enum {string} */
-            mode: "turn";
-            /** @description What counts as a changed turn; null: the default rubric. */
-            rubric: string | null;
-            /** @enum {string} */
-            status: "running" | "completed";
-            progress: components["schemas"]["ReplayProgress"];
-            totals: components["schemas"]["ReplayTotals"];
-            calls: components["schemas"]["ReplayCallsItem"][];
-            /** @description Unix time in seconds. */
-            created: number;
-            completed_at: number | null;
-        };
         /** @description Scenarios of simulated callers (a persona, a goal) and the rubric each call is judged by. */
         TestSuite: {
             /** @example tsuite_01jd5x2v7c0000000000000000 */
@@ -3193,8 +3170,6 @@ export interface components {
             agent_id: string;
             /** @description The agent version run; null: the agent's current configuration. */
             agent_version: number | null;
-            /** @description The squad the scenarios' calls ran (squad calls) instead of the suite's agent; null: the agent. */
-            squad_id: string | null;
             /** @enum {string} */
             status: "running" | "completed";
             counts: components["schemas"]["TestSuiteRunCounts"];
@@ -3218,10 +3193,6 @@ export interface components {
             agent_id: string | null;
             /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
             agent_version: number | null;
-            /** @description The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent. */
-            squad_id: string | null;
-            /** @description A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad. */
-            squad_member: string | null;
             /** @enum {string} */
             status: "open" | "needs_person";
             handoff_reason: string | null;
@@ -3258,7 +3229,7 @@ export interface components {
             type: "call.scheduled" | "call.started" | "call.ended" | "call.transferred" | "call.transfer_failed" | "call.handed_off" | "call.analyzed";
             data: components["schemas"]["CallEventData"];
         };
-        /** @description An event of type `conversation.needs_person`, `conversation.handed_off`: `data.object` is the object as it was then. */
+        /** @description An event of type `conversation.needs_person`: `data.object` is the object as it was then. */
         ConversationEvent: {
             /** @example evt_01jd5x2v7c0000000000000000 */
             id: string;
@@ -3277,7 +3248,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "conversation.needs_person" | "conversation.handed_off";
+            type: "conversation.needs_person";
             data: components["schemas"]["ConversationEventData"];
         };
         /** @description An event of type `conversation.analyzed`: `data.object` is the object as it was then. */
@@ -3456,28 +3427,6 @@ export interface components {
             type: "test_suite_run.completed";
             data: components["schemas"]["TestSuiteRunEventData"];
         };
-        /** @description An event of type `replay.completed`: `data.object` is the object as it was then. */
-        ReplayEvent: {
-            /** @example evt_01jd5x2v7c0000000000000000 */
-            id: string;
-            /** @constant */
-            object: "event";
-            /** @description Unix time in seconds. */
-            created: number;
-            livemode: boolean;
-            /** @description The API version the event was rendered with. */
-            api_version: string;
-            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
-            pending_webhooks?: number;
-            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
-            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "replay.completed";
-            data: components["schemas"]["ReplayEventData"];
-        };
         /** @description An event of type `erasure.completed`: `data.object` is the object as it was then. */
         ErasureEvent: {
             /** @example evt_01jd5x2v7c0000000000000000 */
@@ -3523,7 +3472,7 @@ export interface components {
             data: components["schemas"]["ContactOptedOutEventData"];
         };
         /** @description Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries. */
-        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ReplayEvent"] | components["schemas"]["ErasureEvent"] | components["schemas"]["ContactOptedOutEvent"];
+        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ErasureEvent"] | components["schemas"]["ContactOptedOutEvent"];
         /** @description A page of `Agent` objects. */
         AgentList: {
             /** @constant */
@@ -3533,6 +3482,13 @@ export interface components {
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
+        };
+        /** @description One version's share of a squad's new calls. */
+        SquadTrafficSplitEntry: {
+            /** @description A version of this squad. */
+            version: number;
+            /** @description Its share of new calls, in percent (the weights add to 100). */
+            weight: number;
         };
         /** @description Agents that hand a call to each other: each member is offered one `handoff_to_<name>` tool per hand-off it may make. */
         Squad: {
@@ -3549,10 +3505,46 @@ export interface components {
             max_handoffs: number;
             /** @description The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller. */
             overflow: string | null;
+            /** @description The published version: the one new calls use when there is no `traffic_split`. */
+            version: number;
+            /** @description The newest version (a draft when it is above `version`). */
+            latest_version: number;
+            /** @description Shares of new calls by version, picked per contact; null: all use `version`. */
+            traffic_split: components["schemas"]["SquadTrafficSplitEntry"][] | null;
             /** @description Your key-value pairs (at most 50 keys). */
             metadata: {
                 [key: string]: string;
             };
+            /** @description Unix time in seconds. */
+            created: number;
+        };
+        /** @description The configuration of the squad this version fixes: its members (with their hand-offs and context policies), `start`, `max_handoffs` and `overflow`. */
+        SquadVersionConfig: {
+            members: components["schemas"]["SquadVersionConfigMembersItem"][];
+            /** @description The member that answers first. */
+            start: string;
+            /** @description Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one). */
+            max_handoffs: number;
+            /** @description The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller. */
+            overflow: string | null;
+        };
+        /** @description An immutable snapshot of a squad's configuration. Calls record the version they ran (`squad_version`). */
+        SquadVersion: {
+            /** @example sqd_01jd5x2v7c0000000000000000:v3 */
+            id: string;
+            /** @constant */
+            object: "squad_version";
+            livemode: boolean;
+            squad_id: string;
+            /** @description 1, 2, 3… in the order the versions were made. */
+            number: number;
+            /** @description Made by an update with `"publish": false` (not published when made). */
+            draft: boolean;
+            /** @description Whether it is the version new calls use (absent a traffic split). */
+            published: boolean;
+            /** @description When it was first published; null while it never was. */
+            published_at: number | null;
+            config: components["schemas"]["SquadVersionConfig"];
             /** @description Unix time in seconds. */
             created: number;
         };
@@ -3561,6 +3553,16 @@ export interface components {
             /** @constant */
             object: "list";
             data: components["schemas"]["Squad"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
+        /** @description A page of `SquadVersion` objects. */
+        SquadVersionList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["SquadVersion"][];
             /** @description True when more objects follow this page. */
             has_more: boolean;
             /** @description The path of this list, e.g. `/v1/calls`. */
@@ -3881,16 +3883,6 @@ export interface components {
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
         };
-        /** @description A page of `Replay` objects. */
-        ReplayList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["Replay"][];
-            /** @description True when more objects follow this page. */
-            has_more: boolean;
-            /** @description The path of this list, e.g. `/v1/calls`. */
-            url: string;
-        };
         /** @description A page of `AuditEvent` objects. */
         AuditEventList: {
             /** @constant */
@@ -4199,16 +4191,6 @@ export interface components {
             language: string;
             parameters: string[];
         };
-        MessageHandoff: {
-            /** @description The member that handed the conversation over. */
-            from: string;
-            /** @description The member answering from then on. */
-            to: string;
-            /** @description What it was given: `all`, `last:N` or `summary`. */
-            context: string;
-            /** @description A `summary` hand-off: the summary it was given. */
-            summary?: string;
-        };
         MessageError: {
             code: string;
             message: string;
@@ -4438,36 +4420,6 @@ export interface components {
             /** @description How many idempotency records were erased. */
             idempotency_records: number;
         };
-        ReplayProgress: {
-            total: number;
-            pending: number;
-            running: number;
-            completed: number;
-            errored: number;
-            skipped: number;
-        };
-        ReplayTotals: {
-            calls_changed: number;
-            turns: number;
-            turns_changed: number;
-            tool_calls_added: number;
-            tool_calls_removed: number;
-            transfers_changed: number;
-            original: components["schemas"]["ReplayTotalsOriginal"];
-            replayed: components["schemas"]["ReplayTotalsReplayed"];
-        };
-        ReplayCallsItem: {
-            call_id: string;
-            /** @enum {string} */
-            status: "pending" | "running" | "completed" | "errored" | "skipped";
-            /** @description Whether any replayed turn changed; null until replayed. */
-            changed: boolean | null;
-            /** @description The recorded call's text was erased or expired since: its turns are no longer shown. */
-            erased: boolean;
-            summary: components["schemas"]["ReplayCallsItemSummary"] | null;
-            error: string | null;
-            turns: components["schemas"]["ReplayCallsItemTurnsItem"][];
-        };
         TestSuiteScenariosItem: {
             name: string;
             /** @description Who the simulated caller is. */
@@ -4539,9 +4491,6 @@ export interface components {
         TestSuiteRunEventData: {
             object: components["schemas"]["TestSuiteRun"];
         };
-        ReplayEventData: {
-            object: components["schemas"]["Replay"];
-        };
         ErasureEventData: {
             object: components["schemas"]["Erasure"];
         };
@@ -4556,6 +4505,15 @@ export interface components {
             version: number | null;
             description: string | null;
             handoffs: components["schemas"]["SquadMembersItemHandoffsItem"][];
+        };
+        SquadVersionConfigMembersItem: {
+            /** @description The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`). */
+            name: string;
+            agent_id: string;
+            /** @description A pinned version of the agent; null: the agent's version when a call starts. */
+            version: number | null;
+            description: string | null;
+            handoffs: components["schemas"]["SquadVersionConfigMembersItemHandoffsItem"][];
         };
         FormFieldsItem: {
             key: string;
@@ -4838,38 +4796,6 @@ export interface components {
              */
             eagerness?: "low" | "medium" | "high" | "auto";
         };
-        ReplayTotalsOriginal: {
-            chars: number;
-            tokens: components["schemas"]["ReplayTotalsOriginalTokens"];
-            cost_micros: number | null;
-        };
-        ReplayTotalsReplayed: {
-            chars: number;
-            tokens: components["schemas"]["ReplayTotalsReplayedTokens"];
-            cost_micros: number | null;
-        };
-        ReplayCallsItemSummary: {
-            turns: number;
-            turns_changed: number;
-            /** @description Tools the replayed turns called that the recorded ones did not, and those no longer called. */
-            tool_calls: components["schemas"]["ReplayCallsItemSummaryToolCalls"];
-            /** @description Whether `transfer_call` was called. */
-            transfer: components["schemas"]["ReplayCallsItemSummaryTransfer"];
-            length: components["schemas"]["ReplayCallsItemSummaryLength"];
-            tokens: components["schemas"]["ReplayCallsItemSummaryTokens"];
-            cost_micros: components["schemas"]["ReplayCallsItemSummaryCostMicros"];
-        };
-        ReplayCallsItemTurnsItem: {
-            turn: number;
-            /** @description The caller's line the turn answered. */
-            caller: string | null;
-            original: components["schemas"]["ReplayCallsItemTurnsItemOriginal"];
-            replayed: components["schemas"]["ReplayCallsItemTurnsItemReplayed"];
-            changed: boolean;
-            /** @enum {string} */
-            basis: "same" | "tool_calls" | "judged";
-            explanation: string | null;
-        };
         TestSuiteRunResultsItemReasonsItem: {
             quote: string;
             explanation: string;
@@ -4894,6 +4820,14 @@ export interface components {
             description: string;
             /** @description What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own. */
             context: ("all" | "summary") | components["schemas"]["SquadMembersItemHandoffsItemContext"];
+        };
+        SquadVersionConfigMembersItemHandoffsItem: {
+            /** @description The member handed to. */
+            to: string;
+            /** @description When to hand off: the description of the tool the model is offered. */
+            description: string;
+            /** @description What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own. */
+            context: ("all" | "summary") | components["schemas"]["SquadVersionConfigMembersItemHandoffsItemContext"];
         };
         UsageTotalsMessagesOutbound: {
             sms: number;
@@ -4953,63 +4887,13 @@ export interface components {
              */
             refusal?: "country_not_allowed" | "number_type_not_allowed" | "sip_domain_not_listed" | "client_not_allowed" | "invalid_destination";
         };
-        ReplayTotalsOriginalTokens: {
-            prompt: number;
-            completion: number;
-        };
-        ReplayTotalsReplayedTokens: {
-            prompt: number;
-            completion: number;
-        };
-        ReplayCallsItemSummaryToolCalls: {
-            added: string[];
-            removed: string[];
-        };
-        ReplayCallsItemSummaryTransfer: {
-            original: boolean;
-            replayed: boolean;
-        };
-        ReplayCallsItemSummaryLength: {
-            original_chars: number;
-            replayed_chars: number;
-        };
-        ReplayCallsItemSummaryTokens: {
-            original: components["schemas"]["ReplayCallsItemSummaryTokensOriginal"];
-            replayed: components["schemas"]["ReplayCallsItemSummaryTokensReplayed"];
-        };
-        ReplayCallsItemSummaryCostMicros: {
-            original: number | null;
-            replayed: number | null;
-        };
-        ReplayCallsItemTurnsItemOriginal: {
-            text: string | null;
-            tool_calls: components["schemas"]["ReplayCallsItemTurnsItemOriginalToolCallsItem"][];
-        };
-        ReplayCallsItemTurnsItemReplayed: {
-            text: string | null;
-            tool_calls: components["schemas"]["ReplayCallsItemTurnsItemReplayedToolCallsItem"][];
-        };
         SquadMembersItemHandoffsItemContext: {
             /** @description How many of the latest lines the next member sees. */
             last: number;
         };
-        ReplayCallsItemSummaryTokensOriginal: {
-            prompt: number;
-            completion: number;
-        };
-        ReplayCallsItemSummaryTokensReplayed: {
-            prompt: number;
-            completion: number;
-        };
-        ReplayCallsItemTurnsItemOriginalToolCallsItem: {
-            name: string;
-            /** @description JSON text. */
-            arguments: string;
-        };
-        ReplayCallsItemTurnsItemReplayedToolCallsItem: {
-            name: string;
-            /** @description JSON text. */
-            arguments: string;
+        SquadVersionConfigMembersItemHandoffsItemContext: {
+            /** @description How many of the latest lines the next member sees. */
+            last: number;
         };
         /** @description An error `createAgent` answers: `error.code` is one of its codes. */
         CreateAgentError: {
@@ -5309,6 +5193,78 @@ export interface components {
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
             code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "csrf_token_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `listSquadVersions` answers: `error.code` is one of its codes. */
+        ListSquadVersionsError: {
+            error: components["schemas"]["ListSquadVersionsErrorDetail"];
+        };
+        /** @description The `error` of a failed `listSquadVersions`. */
+        ListSquadVersionsErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveSquadVersion` answers: `error.code` is one of its codes. */
+        RetrieveSquadVersionError: {
+            error: components["schemas"]["RetrieveSquadVersionErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveSquadVersion`. */
+        RetrieveSquadVersionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `publishSquadVersion` answers: `error.code` is one of its codes. */
+        PublishSquadVersionError: {
+            error: components["schemas"]["PublishSquadVersionErrorDetail"];
+        };
+        /** @description The `error` of a failed `publishSquadVersion`. */
+        PublishSquadVersionErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
             message: string;
             /**
              * @example to
@@ -8131,78 +8087,6 @@ export interface components {
             twilio_message?: string;
             request_id?: string;
         };
-        /** @description An error `createReplay` answers: `error.code` is one of its codes. */
-        CreateReplayError: {
-            error: components["schemas"]["CreateReplayErrorDetail"];
-        };
-        /** @description The `error` of a failed `createReplay`. */
-        CreateReplayErrorDetail: {
-            /** @enum {string} */
-            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
-            /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
-            message: string;
-            /**
-             * @example to
-             * @example contacts[17].phone
-             */
-            param?: string;
-            /** @description `bundle_invalid` only: what is wrong with the bundle. */
-            reason?: string;
-            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
-            twilio_code?: number;
-            /** @description When Twilio refused the request: Twilio's message. */
-            twilio_message?: string;
-            request_id?: string;
-        };
-        /** @description An error `listReplays` answers: `error.code` is one of its codes. */
-        ListReplaysError: {
-            error: components["schemas"]["ListReplaysErrorDetail"];
-        };
-        /** @description The `error` of a failed `listReplays`. */
-        ListReplaysErrorDetail: {
-            /** @enum {string} */
-            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
-            /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
-            message: string;
-            /**
-             * @example to
-             * @example contacts[17].phone
-             */
-            param?: string;
-            /** @description `bundle_invalid` only: what is wrong with the bundle. */
-            reason?: string;
-            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
-            twilio_code?: number;
-            /** @description When Twilio refused the request: Twilio's message. */
-            twilio_message?: string;
-            request_id?: string;
-        };
-        /** @description An error `retrieveReplay` answers: `error.code` is one of its codes. */
-        RetrieveReplayError: {
-            error: components["schemas"]["RetrieveReplayErrorDetail"];
-        };
-        /** @description The `error` of a failed `retrieveReplay`. */
-        RetrieveReplayErrorDetail: {
-            /** @enum {string} */
-            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
-            /** @enum {string} */
-            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
-            message: string;
-            /**
-             * @example to
-             * @example contacts[17].phone
-             */
-            param?: string;
-            /** @description `bundle_invalid` only: what is wrong with the bundle. */
-            reason?: string;
-            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
-            twilio_code?: number;
-            /** @description When Twilio refused the request: Twilio's message. */
-            twilio_message?: string;
-            request_id?: string;
-        };
     };
     responses: never;
     parameters: {
@@ -9797,6 +9681,15 @@ export interface operations {
                     metadata?: {
                         [key: string]: string;
                     };
+                    /** @description `false` makes the configuration change a draft version (a call may pin it, a traffic split may use it) and leaves the published one, which new calls use, as it is. Default true. */
+                    publish?: boolean;
+                    /** @description Shares of new calls by version (weights add to 100), picked per contact (the same person keeps the same version); null removes the split. */
+                    traffic_split?: {
+                        /** @description A version of this squad. */
+                        version: number;
+                        /** @description Its share of new calls, in percent. */
+                        weight: number;
+                    }[] | null;
                 };
             };
         };
@@ -9988,6 +9881,320 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeleteSquadError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listSquadVersions: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquadVersionList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSquadVersionsError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveSquadVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquadVersion"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveSquadVersionError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    publishSquadVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                version: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Squad"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishSquadVersionError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
@@ -10772,6 +10979,8 @@ export interface operations {
                     agent_id?: string;
                     /** @description A squad (`sqd_…`) instead of one agent: its `start` member answers and the members hand the call to each other; the call's `agent_id` is the start member's. */
                     squad_id?: string;
+                    /** @description With `squad_id`: pin a version of the squad (`GET /v1/squads/{id}/versions`, drafts too); absent: the squad's published version, or its traffic split's pick for the contact. */
+                    squad_version?: number;
                     /**
                      * @description A valid phone number in E.164 format.
                      * @example +14155550123
@@ -14823,8 +15032,6 @@ export interface operations {
                     number: string;
                     channels: ("voice" | "sms" | "whatsapp")[];
                     agent_id?: string;
-                    /** @description A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two). */
-                    squad_id?: string;
                     inbound_webhook_url?: string | null;
                     inbound_webhook_timeout_ms?: number | null;
                     overflow_to?: string | null;
@@ -15058,8 +15265,6 @@ export interface operations {
                 "application/json": {
                     channels?: ("voice" | "sms" | "whatsapp")[];
                     agent_id?: string | null;
-                    /** @description A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two: setting one clears the other; null clears it). */
-                    squad_id?: string | null;
                     inbound_webhook_url?: string | null;
                     inbound_webhook_timeout_ms?: number | null;
                     overflow_to?: string | null;
@@ -18646,10 +18851,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description The agent that answers each call; required unless `squad_id` is given (one of the two). */
-                    agent_id?: string;
-                    /** @description A squad (`sqd_…`) instead of one agent: each call starts as a squad call (its `start` member answers, the members hand off); the campaign's `agent_id` is the start member's. */
-                    squad_id?: string;
+                    agent_id: string;
                     form_id: string;
                     contacts: (string | {
                         /**
@@ -22877,8 +23079,6 @@ export interface operations {
                 "application/json": {
                     /** @description The agent version to run (404 naming `version` when it does not exist); default: the agent's current one. */
                     version?: number;
-                    /** @description A squad (`sqd_…`) to run the scenarios against instead of the suite's agent: each persona call is a squad call (its `start` member answers, the members hand off). Not with `version` (400 naming `squad_id`); 404 naming `squad_id` when it is not a live squad of the organization. */
-                    squad_id?: string;
                 };
             };
         };
@@ -23070,360 +23270,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
-                };
-            };
-            /** @description Any other error (a 5xx), in the same shape. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    listReplays: {
-        parameters: {
-            query?: {
-                /** @description How many objects to return, 1 to 100. */
-                limit?: number;
-                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
-                starting_after?: string;
-                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
-                ending_before?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReplayList"];
-                };
-            };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListReplaysError"];
-                };
-            };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListReplaysError"];
-                };
-            };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListReplaysError"];
-                };
-            };
-            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListReplaysError"];
-                };
-            };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListReplaysError"];
-                };
-            };
-            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListReplaysError"];
-                };
-            };
-            /** @description Any other error (a 5xx), in the same shape. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    createReplay: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "version": 3,
-                 *       "filter": {
-                 *         "created": {
-                 *           "gte": 1772400000
-                 *         }
-                 *       },
-                 *       "sample": 20
-                 *     }
-                 */
-                "application/json": {
-                    /** @description The agent version to replay, a draft or a published one (404 naming `version` when it does not exist). */
-                    version: number;
-                    /**
-                     * @description `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one.
-                     * @enum {string}
-                     */
-                    mode?: "turn";
-                    /** @description The agent's ended calls to replay; excludes `filter` and `sample`. */
-                    call_ids?: string[];
-                    /** @description Which of the agent's ended calls to replay (newest first, at most 500). */
-                    filter?: {
-                        /** @description The period the calls were created in, unix seconds. */
-                        created?: {
-                            gte?: number;
-                            lt?: number;
-                        };
-                        /** @description Default: both. */
-                        status?: ("completed" | "transferred")[];
-                        end_reason?: string[];
-                        /**
-                         * @description The calls' analysis success verdict.
-                         * @enum {string}
-                         */
-                        verdict?: "pass" | "fail";
-                    };
-                    /** @description Replay only this many of the calls the filter matches, picked at random. */
-                    sample?: number;
-                    /** @description What counts as a changed turn, for the comparer model; default: a different action or fact. */
-                    rubric?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Replay"];
-                };
-            };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreateReplayError"];
-                };
-            };
-            /** @description Any other error (a 5xx), in the same shape. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    retrieveReplay: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                replay_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Replay"];
-                };
-            };
-            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RetrieveReplayError"];
-                };
-            };
-            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RetrieveReplayError"];
-                };
-            };
-            /** @description The credential may not do this. Codes: `scope_missing`. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RetrieveReplayError"];
-                };
-            };
-            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RetrieveReplayError"];
-                };
-            };
-            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
-            429: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RetrieveReplayError"];
-                };
-            };
-            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
-            503: {
-                headers: {
-                    "Retry-After": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RetrieveReplayError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */

@@ -12,6 +12,7 @@ import { can, useSession } from '../session';
 import type { Agent, Call, Turn } from '../types';
 import { ActionButton, Badge, Card, duration, ErrorBox, Json, Time, useLoad } from '../ui';
 import { CallLatency } from './call-latency';
+import { CallSquadLine, HandoffText, membersOfTurns } from './squads';
 
 /** src/shared/calls.ts TERMINAL_STATUSES (not imported: that module loads Temporal's workflow helpers). */
 const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'];
@@ -204,10 +205,12 @@ export function CallsPage() {
   );
 }
 
-function TurnItem({ t }: { t: Turn }) {
+/** One transcript turn; `member`: a squad call's member speaking then (named on assistant turns). */
+function TurnItem({ t, member }: { t: Turn; member?: string }) {
   return (
-    <li class={`turn turn-${t.role}`} data-role={t.role}>
+    <li class={`turn turn-${t.role}`} data-role={t.role} data-member={member}>
       <span class="turn-role">{t.role === 'tool' ? 'tool' : (t.author ?? t.role)}</span>{' '}
+      {member && t.role === 'assistant' ? <span class="turn-member">[{member}]</span> : null} <HandoffText t={t} />
       {t.tool ? (
         <span class="tool-call">
           <code>{t.tool.name}</code> <code>{JSON.stringify(t.tool.arguments ?? {})}</code>{' '}
@@ -362,6 +365,7 @@ export function CallPage() {
       </main>
     );
   const transcript = extra.data?.transcript?.turns ?? turns;
+  const members = membersOfTurns(call, transcript);
   const events = extra.data?.events?.data ?? [];
   return (
     <main id="main" class="call-page">
@@ -404,12 +408,13 @@ export function CallPage() {
           </>
         ) : null}
       </p>
+      <CallSquadLine call={call} />
       {!ended && can.write(session.user.role) ? <LiveControls call={call} /> : null}
       <div class="grid2">
         <Card title="Transcript">
           <ol class="transcript" aria-live={ended ? undefined : 'polite'}>
             {transcript.map((t, i) => (
-              <TurnItem key={t.seq ?? i} t={t} />
+              <TurnItem key={t.seq ?? i} t={t} member={members?.[i]} />
             ))}
           </ol>
           {transcript.length === 0 ? <p class="muted">No turns yet.</p> : null}
