@@ -755,6 +755,18 @@ class Conversation(BaseModel):
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
         ),
     ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent."
+        ),
+    ]
+    squad_member: Annotated[
+        str | None,
+        Field(
+            description="A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad."
+        ),
+    ]
     status: Literal['open', 'needs_person']
     handoff_reason: str | None
     taken_by: Annotated[
@@ -782,6 +794,17 @@ class Conversation(BaseModel):
     ]
 
 
+class AgentVersion4(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description="An assistant reply of a squad's conversation: the version of `agent_id` that wrote it.",
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class PhoneNumber(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -792,6 +815,12 @@ class PhoneNumber(BaseModel):
     number: str
     channels: list[Literal['voice', 'sms', 'whatsapp']]
     agent_id: str | None
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description='The squad answering instead of `agent_id`: inbound calls start as squad calls, new conversations are answered by its members; null: none.'
+        ),
+    ]
     inbound_webhook_url: Annotated[
         str | None,
         Field(
@@ -1393,7 +1422,7 @@ class ContactDeleted(BaseModel):
     ]
 
 
-class AgentVersion5(RootModel[int]):
+class AgentVersion6(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -1404,7 +1433,7 @@ class AgentVersion5(RootModel[int]):
     ]
 
 
-class AgentVersion6(RootModel[int]):
+class AgentVersion7(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -2210,6 +2239,25 @@ class MessageTemplateDetails(BaseModel):
     parameters: list[str]
 
 
+class MessageHandoff(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    from_: Annotated[
+        str,
+        Field(
+            alias='from', description='The member that handed the conversation over.'
+        ),
+    ]
+    to: Annotated[str, Field(description='The member answering from then on.')]
+    context: Annotated[
+        str, Field(description='What it was given: `all`, `last:N` or `summary`.')
+    ]
+    summary: Annotated[
+        str | None, Field(description='A `summary` hand-off: the summary it was given.')
+    ] = None
+
+
 class MessageError(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2612,6 +2660,18 @@ class ErasureCounts(BaseModel):
             le=9007199254740991,
         ),
     ]
+
+
+class ReplayProgress(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    total: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    pending: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    running: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    completed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    errored: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    skipped: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
 
 
 class MaxTurns(RootModel[int]):
@@ -3252,6 +3312,10 @@ class AgentVersionConfigTurnTakingTurnDetection2(BaseModel):
     ] = None
 
 
+class CostMicros(RootModel[int]):
+    root: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
 class TestSuiteRunResultsItemReasonsItem(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3373,6 +3437,62 @@ class CallComplianceTransferLegsItemRulesItem(BaseModel):
     ] = None
 
 
+class ReplayTotalsOriginalTokens(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    prompt: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    completion: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class ReplayTotalsReplayedTokens(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    prompt: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    completion: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class ReplayCallsItemSummaryToolCalls(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    added: list[str]
+    removed: list[str]
+
+
+class ReplayCallsItemSummaryTransfer(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original: bool
+    replayed: bool
+
+
+class ReplayCallsItemSummaryLength(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original_chars: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    replayed_chars: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class Original(RootModel[int]):
+    root: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class Replayed(RootModel[int]):
+    root: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class ReplayCallsItemSummaryCostMicros(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original: Original | None
+    replayed: Replayed | None
+
+
 class SquadMembersItemHandoffsItemContext(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3399,6 +3519,38 @@ class SquadVersionConfigMembersItemHandoffsItemContext(BaseModel):
             le=9007199254740991,
         ),
     ]
+
+
+class ReplayCallsItemSummaryTokensOriginal(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    prompt: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    completion: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class ReplayCallsItemSummaryTokensReplayed(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    prompt: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    completion: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class ReplayCallsItemTurnsItemOriginalToolCallsItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    name: str
+    arguments: Annotated[str, Field(description='JSON text.')]
+
+
+class ReplayCallsItemTurnsItemReplayedToolCallsItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    name: str
+    arguments: Annotated[str, Field(description='JSON text.')]
 
 
 class TwilioInboundMessageErrorDetail(BaseModel):
@@ -7640,6 +7792,87 @@ class RetrieveTestSuiteRunErrorDetail(BaseModel):
     request_id: str | None = None
 
 
+class CreateReplayErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'quota_exceeded', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class ListReplaysErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class RetrieveReplayErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
 class CallLatency(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -7859,7 +8092,30 @@ class Message(BaseModel):
     to: str
     text: str
     template: MessageTemplateDetails | None
-    author: Literal['customer', 'assistant', 'person', 'api']
+    author: Annotated[
+        Literal['customer', 'assistant', 'person', 'api', 'handoff'],
+        Field(
+            description='`handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).'
+        ),
+    ]
+    agent_id: Annotated[
+        str | None,
+        Field(
+            description="An assistant reply of a squad's conversation: the member's agent that wrote it."
+        ),
+    ] = None
+    agent_version: Annotated[
+        AgentVersion4 | None,
+        Field(
+            description="An assistant reply of a squad's conversation: the version of `agent_id` that wrote it."
+        ),
+    ] = None
+    handoff: Annotated[
+        MessageHandoff | None,
+        Field(
+            description='A `handoff` entry: who handed the conversation to whom, with what context.'
+        ),
+    ] = None
     user_id: Annotated[
         str | None,
         Field(
@@ -7988,7 +8244,7 @@ class ConversationEvent(BaseModel):
             description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
         ),
     ] = None
-    type: Literal['conversation.needs_person']
+    type: Literal['conversation.needs_person', 'conversation.handed_off']
     data: ConversationEventData
 
 
@@ -8635,6 +8891,24 @@ class CallComplianceTransferLegsItem(BaseModel):
     rules: list[CallComplianceTransferLegsItemRulesItem]
 
 
+class ReplayTotalsOriginal(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    chars: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    tokens: ReplayTotalsOriginalTokens
+    cost_micros: CostMicros | None
+
+
+class ReplayTotalsReplayed(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    chars: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    tokens: ReplayTotalsReplayedTokens
+    cost_micros: CostMicros | None
+
+
 class SquadMembersItemHandoffsItem(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -8671,6 +8945,30 @@ class SquadVersionConfigMembersItemHandoffsItem(BaseModel):
             description='What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.'
         ),
     ]
+
+
+class ReplayCallsItemSummaryTokens(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original: ReplayCallsItemSummaryTokensOriginal
+    replayed: ReplayCallsItemSummaryTokensReplayed
+
+
+class ReplayCallsItemTurnsItemOriginal(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    text: str | None
+    tool_calls: list[ReplayCallsItemTurnsItemOriginalToolCallsItem]
+
+
+class ReplayCallsItemTurnsItemReplayed(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    text: str | None
+    tool_calls: list[ReplayCallsItemTurnsItemReplayedToolCallsItem]
 
 
 class TwilioInboundMessageError(BaseModel):
@@ -9772,6 +10070,27 @@ class RetrieveTestSuiteRunError(BaseModel):
     error: RetrieveTestSuiteRunErrorDetail
 
 
+class CreateReplayError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: CreateReplayErrorDetail
+
+
+class ListReplaysError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: ListReplaysErrorDetail
+
+
+class RetrieveReplayError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: RetrieveReplayErrorDetail
+
+
 class Account(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -9957,7 +10276,18 @@ class BulkCall(BaseModel):
     livemode: bool
     name: str | None
     status: Literal['running', 'paused', 'completed', 'canceled']
-    agent_id: str
+    agent_id: Annotated[
+        str,
+        Field(
+            description="The agent of its calls; a squad's campaign: the squad's start member's agent."
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description='The squad its calls run (each starts as a squad call: `POST /v1/calls` with `squad_id`); null: one agent.'
+        ),
+    ]
     form_id: str
     from_: Annotated[str | None, Field(alias='from')]
     max_concurrency: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
@@ -10259,7 +10589,7 @@ class AgentVersionConfig(BaseModel):
     ]
 
 
-class AgentVersion4(BaseModel):
+class AgentVersion5(BaseModel):
     model_config = ConfigDict(
         extra='allow',
     )
@@ -10307,7 +10637,7 @@ class AgentVersionList(BaseModel):
         extra='allow',
     )
     object: Literal['list']
-    data: list[AgentVersion4]
+    data: list[AgentVersion5]
     has_more: Annotated[
         bool, Field(description='True when more objects follow this page.')
     ]
@@ -10324,9 +10654,15 @@ class TestSuiteRun(BaseModel):
     test_suite_id: str
     agent_id: str
     agent_version: Annotated[
-        AgentVersion5 | None,
+        AgentVersion6 | None,
         Field(
             description="The agent version run; null: the agent's current configuration."
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad the scenarios' calls ran (squad calls) instead of the suite's agent; null: the agent."
         ),
     ]
     status: Literal['running', 'completed']
@@ -10361,9 +10697,21 @@ class AnalyzedConversation(BaseModel):
     service_number: str
     agent_id: str | None
     agent_version: Annotated[
-        AgentVersion6 | None,
+        AgentVersion7 | None,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent."
+        ),
+    ]
+    squad_member: Annotated[
+        str | None,
+        Field(
+            description="A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad."
         ),
     ]
     status: Literal['open', 'needs_person']
@@ -10627,6 +10975,20 @@ class CallCompliance(BaseModel):
     transfer_legs: list[CallComplianceTransferLegsItem]
 
 
+class ReplayTotals(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    calls_changed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    turns: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    turns_changed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    tool_calls_added: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    tool_calls_removed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    transfers_changed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    original: ReplayTotalsOriginal
+    replayed: ReplayTotalsReplayed
+
+
 class ConversationAnalyzedEventData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -10695,6 +11057,42 @@ class SquadVersionConfigMembersItem(BaseModel):
     ]
     description: str | None
     handoffs: list[SquadVersionConfigMembersItemHandoffsItem]
+
+
+class ReplayCallsItemSummary(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    turns: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    turns_changed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    tool_calls: Annotated[
+        ReplayCallsItemSummaryToolCalls,
+        Field(
+            description='Tools the replayed turns called that the recorded ones did not, and those no longer called.'
+        ),
+    ]
+    transfer: Annotated[
+        ReplayCallsItemSummaryTransfer,
+        Field(description='Whether `transfer_call` was called.'),
+    ]
+    length: ReplayCallsItemSummaryLength
+    tokens: ReplayCallsItemSummaryTokens
+    cost_micros: ReplayCallsItemSummaryCostMicros
+
+
+class ReplayCallsItemTurnsItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    turn: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    caller: Annotated[
+        str | None, Field(description="The caller's line the turn answered.")
+    ]
+    original: ReplayCallsItemTurnsItemOriginal
+    replayed: ReplayCallsItemTurnsItemReplayed
+    changed: bool
+    basis: Literal['same', 'tool_calls', 'judged']
+    explanation: str | None
 
 
 class Usage(BaseModel):
@@ -11251,11 +11649,68 @@ class CallList(BaseModel):
     url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
 
 
+class ReplayCallsItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    call_id: str
+    status: Literal['pending', 'running', 'completed', 'errored', 'skipped']
+    changed: Annotated[
+        bool | None,
+        Field(description='Whether any replayed turn changed; null until replayed.'),
+    ]
+    erased: Annotated[
+        bool,
+        Field(
+            description="The recorded call's text was erased or expired since: its turns are no longer shown."
+        ),
+    ]
+    summary: ReplayCallsItemSummary | None
+    error: str | None
+    turns: list[ReplayCallsItemTurnsItem]
+
+
 class CallEventData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
     )
     object: Call
+
+
+class Replay(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    id: Annotated[str, Field(examples=['rpl_01jd5x2v7c0000000000000000'])]
+    object: Literal['replay']
+    livemode: bool
+    agent_id: str
+    version: Annotated[
+        int,
+        Field(
+            description='The agent version replayed.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    mode: Literal['turn']
+    rubric: Annotated[
+        str | None,
+        Field(description='What counts as a changed turn; null: the default rubric.'),
+    ]
+    status: Literal['running', 'completed']
+    progress: ReplayProgress
+    totals: ReplayTotals
+    calls: list[ReplayCallsItem]
+    created: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    completed_at: CompletedAt | None
 
 
 class CallEvent(BaseModel):
@@ -11294,6 +11749,61 @@ class CallEvent(BaseModel):
     data: CallEventData
 
 
+class ReplayList(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Literal['list']
+    data: list[Replay]
+    has_more: Annotated[
+        bool, Field(description='True when more objects follow this page.')
+    ]
+    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
+
+
+class ReplayEventData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Replay
+
+
+class ReplayEvent(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    id: Annotated[str, Field(examples=['evt_01jd5x2v7c0000000000000000'])]
+    object: Literal['event']
+    created: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    livemode: bool
+    api_version: Annotated[
+        str, Field(description='The API version the event was rendered with.')
+    ]
+    pending_webhooks: Annotated[
+        int | None,
+        Field(
+            description='Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    webhook_deliveries: Annotated[
+        list[WebhookDelivery] | None,
+        Field(
+            description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
+        ),
+    ] = None
+    type: Literal['replay.completed']
+    data: ReplayEventData
+
+
 class Event(
     RootModel[
         CallEvent
@@ -11306,12 +11816,13 @@ class Event(
         | BulkCallEvent
         | RecordingEvent
         | TestSuiteRunEvent
+        | ReplayEvent
         | ErasureEvent
         | ContactOptedOutEvent
     ]
 ):
     root: Annotated[
-        CallEvent | ConversationEvent | ConversationAnalyzedEvent | MessageEvent | WebhookDeliveryEvent | ConnectorVersionEvent | BulkCallResultEvent | BulkCallEvent | RecordingEvent | TestSuiteRunEvent | ErasureEvent | ContactOptedOutEvent,
+        CallEvent | ConversationEvent | ConversationAnalyzedEvent | MessageEvent | WebhookDeliveryEvent | ConnectorVersionEvent | BulkCallResultEvent | BulkCallEvent | RecordingEvent | TestSuiteRunEvent | ReplayEvent | ErasureEvent | ContactOptedOutEvent,
         Field(
             description='Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries.',
             discriminator='type',

@@ -682,7 +682,7 @@ export class PhoneNumbers {
   list(params?: QueryOf<'listPhoneNumbers'>, options?: RequestOptions): ListPromise<ItemOf<'listPhoneNumbers'>> {
     return this.t.list(`/v1/phone_numbers`, params, options);
   }
-  /** Update a connected number: Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope. (`POST /v1/phone_numbers/{id}`, `updatePhoneNumber`) */
+  /** Update a connected number: Only the fields given change; null clears `agent_id`, `squad_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Setting `agent_id` clears `squad_id` and the other way round (both: 400 naming `squad_id`). Needs the `phone_numbers:write` scope. (`POST /v1/phone_numbers/{id}`, `updatePhoneNumber`) */
   update(id: string, params: BodyOf<'updatePhoneNumber'>, options?: RequestOptions): Promise<ResultOf<'updatePhoneNumber'>> {
     return this.t.request('POST', `/v1/phone_numbers/${encodeURIComponent(id)}`, params ?? {}, options);
   }
@@ -895,4 +895,4 @@ export class WebhookEndpoints {
 }
 
 /** The event types webhooks deliver and `GET /v1/events` lists, from the `Event` schema. */
-export const EVENT_TYPES = ["call.scheduled","call.started","call.ended","call.transferred","call.transfer_failed","call.handed_off","call.analyzed","conversation.needs_person","conversation.analyzed","message.received","message.sent","message.delivered","message.failed","webhook_endpoint.delivery_failed","connector.version_published","bulk_call.contact_completed","bulk_call.completed","recording.ready","recording.deleted","test_suite_run.completed","replay.completed","erasure.completed","contact.opted_out"] as const;
+export const EVENT_TYPES = ["call.scheduled","call.started","call.ended","call.transferred","call.transfer_failed","call.handed_off","call.analyzed","conversation.needs_person","conversation.handed_off","conversation.analyzed","message.received","message.sent","message.delivered","message.failed","webhook_endpoint.delivery_failed","connector.version_published","bulk_call.contact_completed","bulk_call.completed","recording.ready","recording.deleted","test_suite_run.completed","replay.completed","erasure.completed","contact.opted_out"] as const;

@@ -895,7 +895,7 @@ export interface paths {
         put?: never;
         /**
          * Update a connected number
-         * @description Only the fields given change; null clears `agent_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Needs the `phone_numbers:write` scope.
+         * @description Only the fields given change; null clears `agent_id`, `squad_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Setting `agent_id` clears `squad_id` and the other way round (both: 400 naming `squad_id`). Needs the `phone_numbers:write` scope.
          */
         post: operations["updatePhoneNumber"];
         /**
@@ -1944,6 +1944,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{id}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an agent's replays
+         * @description List an agent's replays. Needs the `agents:read` scope.
+         */
+        get: operations["listReplays"];
+        put?: never;
+        /**
+         * Replay recorded calls against an agent version
+         * @description Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope.
+         */
+        post: operations["createReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{id}/replays/{replay_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a replay
+         * @description Progress, each call with its summary (turns changed, tool calls added or removed, transfers, length, tokens, cost) and its turns side by side (original | replayed), and the totals. A call whose recording was erased or expired since shows `erased: true` and no turns. Needs the `agents:read` scope.
+         */
+        get: operations["retrieveReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2560,7 +2604,10 @@ export interface components {
             name: string | null;
             /** @enum {string} */
             status: "running" | "paused" | "completed" | "canceled";
+            /** @description The agent of its calls; a squad's campaign: the squad's start member's agent. */
             agent_id: string;
+            /** @description The squad its calls run (each starts as a squad call: `POST /v1/calls` with `squad_id`); null: one agent. */
+            squad_id: string | null;
             form_id: string;
             from: string | null;
             max_concurrency: number;
@@ -2612,6 +2659,10 @@ export interface components {
             agent_id: string | null;
             /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
             agent_version: number | null;
+            /** @description The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent. */
+            squad_id: string | null;
+            /** @description A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad. */
+            squad_member: string | null;
             /** @enum {string} */
             status: "open" | "needs_person";
             handoff_reason: string | null;
@@ -2640,8 +2691,17 @@ export interface components {
             to: string;
             text: string;
             template: components["schemas"]["MessageTemplateDetails"] | null;
-            /** @enum {string} */
-            author: "customer" | "assistant" | "person" | "api";
+            /**
+             * @description `handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).
+             * @enum {string}
+             */
+            author: "customer" | "assistant" | "person" | "api" | "handoff";
+            /** @description An assistant reply of a squad's conversation: the member's agent that wrote it. */
+            agent_id?: string;
+            /** @description An assistant reply of a squad's conversation: the version of `agent_id` that wrote it. */
+            agent_version?: number | null;
+            /** @description A `handoff` entry: who handed the conversation to whom, with what context. */
+            handoff?: components["schemas"]["MessageHandoff"];
             /** @description A `person` reply written in the staff console: the staff user (`usr_…`); null otherwise. */
             user_id: string | null;
             /**
@@ -2669,6 +2729,8 @@ export interface components {
             number: string;
             channels: ("voice" | "sms" | "whatsapp")[];
             agent_id: string | null;
+            /** @description The squad answering instead of `agent_id`: inbound calls start as squad calls, new conversations are answered by its members; null: none. */
+            squad_id: string | null;
             /** @description Asked, for each inbound call, which agent answers it (`call.inbound`); null: `agent_id` answers. */
             inbound_webhook_url: string | null;
             /** @description The signing secret of `inbound_webhook_url` requests (`Svc-Signature`); only in the response that set the URL. */
@@ -3144,6 +3206,29 @@ export interface components {
             /** @description The erasure (`ers_…`): `GET /v1/erasures/{id}`. */
             erasure: string;
         };
+        /** @description An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it), each compared with what was said. */
+        Replay: {
+            /** @example rpl_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "replay";
+            livemode: boolean;
+            agent_id: string;
+            /** @description The agent version replayed. */
+            version: number;
+            /** @enum {string} */
+            mode: "turn";
+            /** @description What counts as a changed turn; null: the default rubric. */
+            rubric: string | null;
+            /** @enum {string} */
+            status: "running" | "completed";
+            progress: components["schemas"]["ReplayProgress"];
+            totals: components["schemas"]["ReplayTotals"];
+            calls: components["schemas"]["ReplayCallsItem"][];
+            /** @description Unix time in seconds. */
+            created: number;
+            completed_at: number | null;
+        };
         /** @description Scenarios of simulated callers (a persona, a goal) and the rubric each call is judged by. */
         TestSuite: {
             /** @example tsuite_01jd5x2v7c0000000000000000 */
@@ -3170,6 +3255,8 @@ export interface components {
             agent_id: string;
             /** @description The agent version run; null: the agent's current configuration. */
             agent_version: number | null;
+            /** @description The squad the scenarios' calls ran (squad calls) instead of the suite's agent; null: the agent. */
+            squad_id: string | null;
             /** @enum {string} */
             status: "running" | "completed";
             counts: components["schemas"]["TestSuiteRunCounts"];
@@ -3193,6 +3280,10 @@ export interface components {
             agent_id: string | null;
             /** @description The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before. */
             agent_version: number | null;
+            /** @description The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent. */
+            squad_id: string | null;
+            /** @description A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad. */
+            squad_member: string | null;
             /** @enum {string} */
             status: "open" | "needs_person";
             handoff_reason: string | null;
@@ -3229,7 +3320,7 @@ export interface components {
             type: "call.scheduled" | "call.started" | "call.ended" | "call.transferred" | "call.transfer_failed" | "call.handed_off" | "call.analyzed";
             data: components["schemas"]["CallEventData"];
         };
-        /** @description An event of type `conversation.needs_person`: `data.object` is the object as it was then. */
+        /** @description An event of type `conversation.needs_person`, `conversation.handed_off`: `data.object` is the object as it was then. */
         ConversationEvent: {
             /** @example evt_01jd5x2v7c0000000000000000 */
             id: string;
@@ -3248,7 +3339,7 @@ export interface components {
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "conversation.needs_person";
+            type: "conversation.needs_person" | "conversation.handed_off";
             data: components["schemas"]["ConversationEventData"];
         };
         /** @description An event of type `conversation.analyzed`: `data.object` is the object as it was then. */
@@ -3427,6 +3518,28 @@ export interface components {
             type: "test_suite_run.completed";
             data: components["schemas"]["TestSuiteRunEventData"];
         };
+        /** @description An event of type `replay.completed`: `data.object` is the object as it was then. */
+        ReplayEvent: {
+            /** @example evt_01jd5x2v7c0000000000000000 */
+            id: string;
+            /** @constant */
+            object: "event";
+            /** @description Unix time in seconds. */
+            created: number;
+            livemode: boolean;
+            /** @description The API version the event was rendered with. */
+            api_version: string;
+            /** @description Deliveries still being attempted. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries, whose body is the event as rendered at creation. */
+            pending_webhooks?: number;
+            /** @description The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries. */
+            webhook_deliveries?: components["schemas"]["WebhookDelivery"][];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "replay.completed";
+            data: components["schemas"]["ReplayEventData"];
+        };
         /** @description An event of type `erasure.completed`: `data.object` is the object as it was then. */
         ErasureEvent: {
             /** @example evt_01jd5x2v7c0000000000000000 */
@@ -3472,7 +3585,7 @@ export interface components {
             data: components["schemas"]["ContactOptedOutEventData"];
         };
         /** @description Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries. */
-        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ErasureEvent"] | components["schemas"]["ContactOptedOutEvent"];
+        Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ReplayEvent"] | components["schemas"]["ErasureEvent"] | components["schemas"]["ContactOptedOutEvent"];
         /** @description A page of `Agent` objects. */
         AgentList: {
             /** @constant */
@@ -3883,6 +3996,16 @@ export interface components {
             /** @description The path of this list, e.g. `/v1/calls`. */
             url: string;
         };
+        /** @description A page of `Replay` objects. */
+        ReplayList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Replay"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
+        };
         /** @description A page of `AuditEvent` objects. */
         AuditEventList: {
             /** @constant */
@@ -4191,6 +4314,16 @@ export interface components {
             language: string;
             parameters: string[];
         };
+        MessageHandoff: {
+            /** @description The member that handed the conversation over. */
+            from: string;
+            /** @description The member answering from then on. */
+            to: string;
+            /** @description What it was given: `all`, `last:N` or `summary`. */
+            context: string;
+            /** @description A `summary` hand-off: the summary it was given. */
+            summary?: string;
+        };
         MessageError: {
             code: string;
             message: string;
@@ -4420,6 +4553,36 @@ export interface components {
             /** @description How many idempotency records were erased. */
             idempotency_records: number;
         };
+        ReplayProgress: {
+            total: number;
+            pending: number;
+            running: number;
+            completed: number;
+            errored: number;
+            skipped: number;
+        };
+        ReplayTotals: {
+            calls_changed: number;
+            turns: number;
+            turns_changed: number;
+            tool_calls_added: number;
+            tool_calls_removed: number;
+            transfers_changed: number;
+            original: components["schemas"]["ReplayTotalsOriginal"];
+            replayed: components["schemas"]["ReplayTotalsReplayed"];
+        };
+        ReplayCallsItem: {
+            call_id: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "errored" | "skipped";
+            /** @description Whether any replayed turn changed; null until replayed. */
+            changed: boolean | null;
+            /** @description The recorded call's text was erased or expired since: its turns are no longer shown. */
+            erased: boolean;
+            summary: components["schemas"]["ReplayCallsItemSummary"] | null;
+            error: string | null;
+            turns: components["schemas"]["ReplayCallsItemTurnsItem"][];
+        };
         TestSuiteScenariosItem: {
             name: string;
             /** @description Who the simulated caller is. */
@@ -4490,6 +4653,9 @@ export interface components {
         };
         TestSuiteRunEventData: {
             object: components["schemas"]["TestSuiteRun"];
+        };
+        ReplayEventData: {
+            object: components["schemas"]["Replay"];
         };
         ErasureEventData: {
             object: components["schemas"]["Erasure"];
@@ -4796,6 +4962,38 @@ export interface components {
              */
             eagerness?: "low" | "medium" | "high" | "auto";
         };
+        ReplayTotalsOriginal: {
+            chars: number;
+            tokens: components["schemas"]["ReplayTotalsOriginalTokens"];
+            cost_micros: number | null;
+        };
+        ReplayTotalsReplayed: {
+            chars: number;
+            tokens: components["schemas"]["ReplayTotalsReplayedTokens"];
+            cost_micros: number | null;
+        };
+        ReplayCallsItemSummary: {
+            turns: number;
+            turns_changed: number;
+            /** @description Tools the replayed turns called that the recorded ones did not, and those no longer called. */
+            tool_calls: components["schemas"]["ReplayCallsItemSummaryToolCalls"];
+            /** @description Whether `transfer_call` was called. */
+            transfer: components["schemas"]["ReplayCallsItemSummaryTransfer"];
+            length: components["schemas"]["ReplayCallsItemSummaryLength"];
+            tokens: components["schemas"]["ReplayCallsItemSummaryTokens"];
+            cost_micros: components["schemas"]["ReplayCallsItemSummaryCostMicros"];
+        };
+        ReplayCallsItemTurnsItem: {
+            turn: number;
+            /** @description The caller's line the turn answered. */
+            caller: string | null;
+            original: components["schemas"]["ReplayCallsItemTurnsItemOriginal"];
+            replayed: components["schemas"]["ReplayCallsItemTurnsItemReplayed"];
+            changed: boolean;
+            /** @enum {string} */
+            basis: "same" | "tool_calls" | "judged";
+            explanation: string | null;
+        };
         TestSuiteRunResultsItemReasonsItem: {
             quote: string;
             explanation: string;
@@ -4887,6 +5085,42 @@ export interface components {
              */
             refusal?: "country_not_allowed" | "number_type_not_allowed" | "sip_domain_not_listed" | "client_not_allowed" | "invalid_destination";
         };
+        ReplayTotalsOriginalTokens: {
+            prompt: number;
+            completion: number;
+        };
+        ReplayTotalsReplayedTokens: {
+            prompt: number;
+            completion: number;
+        };
+        ReplayCallsItemSummaryToolCalls: {
+            added: string[];
+            removed: string[];
+        };
+        ReplayCallsItemSummaryTransfer: {
+            original: boolean;
+            replayed: boolean;
+        };
+        ReplayCallsItemSummaryLength: {
+            original_chars: number;
+            replayed_chars: number;
+        };
+        ReplayCallsItemSummaryTokens: {
+            original: components["schemas"]["ReplayCallsItemSummaryTokensOriginal"];
+            replayed: components["schemas"]["ReplayCallsItemSummaryTokensReplayed"];
+        };
+        ReplayCallsItemSummaryCostMicros: {
+            original: number | null;
+            replayed: number | null;
+        };
+        ReplayCallsItemTurnsItemOriginal: {
+            text: string | null;
+            tool_calls: components["schemas"]["ReplayCallsItemTurnsItemOriginalToolCallsItem"][];
+        };
+        ReplayCallsItemTurnsItemReplayed: {
+            text: string | null;
+            tool_calls: components["schemas"]["ReplayCallsItemTurnsItemReplayedToolCallsItem"][];
+        };
         SquadMembersItemHandoffsItemContext: {
             /** @description How many of the latest lines the next member sees. */
             last: number;
@@ -4894,6 +5128,24 @@ export interface components {
         SquadVersionConfigMembersItemHandoffsItemContext: {
             /** @description How many of the latest lines the next member sees. */
             last: number;
+        };
+        ReplayCallsItemSummaryTokensOriginal: {
+            prompt: number;
+            completion: number;
+        };
+        ReplayCallsItemSummaryTokensReplayed: {
+            prompt: number;
+            completion: number;
+        };
+        ReplayCallsItemTurnsItemOriginalToolCallsItem: {
+            name: string;
+            /** @description JSON text. */
+            arguments: string;
+        };
+        ReplayCallsItemTurnsItemReplayedToolCallsItem: {
+            name: string;
+            /** @description JSON text. */
+            arguments: string;
         };
         /** @description An error `createAgent` answers: `error.code` is one of its codes. */
         CreateAgentError: {
@@ -8069,6 +8321,78 @@ export interface components {
         };
         /** @description The `error` of a failed `retrieveTestSuiteRun`. */
         RetrieveTestSuiteRunErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `createReplay` answers: `error.code` is one of its codes. */
+        CreateReplayError: {
+            error: components["schemas"]["CreateReplayErrorDetail"];
+        };
+        /** @description The `error` of a failed `createReplay`. */
+        CreateReplayErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "body_invalid" | "body_too_large" | "content_encoding_unsupported" | "content_type_unsupported" | "csrf_token_invalid" | "idempotency_key_in_use" | "idempotency_key_invalid" | "idempotency_key_reused" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "quota_exceeded" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `listReplays` answers: `error.code` is one of its codes. */
+        ListReplaysError: {
+            error: components["schemas"]["ListReplaysErrorDetail"];
+        };
+        /** @description The `error` of a failed `listReplays`. */
+        ListReplaysErrorDetail: {
+            /** @enum {string} */
+            type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
+            /** @enum {string} */
+            code: "api_key_invalid" | "api_key_missing" | "api_version_invalid" | "parameter_invalid" | "parameter_missing" | "parameter_unknown" | "rate_limit_exceeded" | "resource_missing" | "scope_missing" | "service_unavailable" | "session_expired" | "session_missing" | "url_invalid";
+            message: string;
+            /**
+             * @example to
+             * @example contacts[17].phone
+             */
+            param?: string;
+            /** @description `bundle_invalid` only: what is wrong with the bundle. */
+            reason?: string;
+            /** @description When Twilio refused the request (a number purchase, a caller ID verification): its error code. */
+            twilio_code?: number;
+            /** @description When Twilio refused the request: Twilio's message. */
+            twilio_message?: string;
+            request_id?: string;
+        };
+        /** @description An error `retrieveReplay` answers: `error.code` is one of its codes. */
+        RetrieveReplayError: {
+            error: components["schemas"]["RetrieveReplayErrorDetail"];
+        };
+        /** @description The `error` of a failed `retrieveReplay`. */
+        RetrieveReplayErrorDetail: {
             /** @enum {string} */
             type: "invalid_request_error" | "authentication_error" | "permission_error" | "rate_limit_error" | "idempotency_error" | "api_error";
             /** @enum {string} */
@@ -15032,6 +15356,8 @@ export interface operations {
                     number: string;
                     channels: ("voice" | "sms" | "whatsapp")[];
                     agent_id?: string;
+                    /** @description A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two). */
+                    squad_id?: string;
                     inbound_webhook_url?: string | null;
                     inbound_webhook_timeout_ms?: number | null;
                     overflow_to?: string | null;
@@ -15265,6 +15591,8 @@ export interface operations {
                 "application/json": {
                     channels?: ("voice" | "sms" | "whatsapp")[];
                     agent_id?: string | null;
+                    /** @description A squad (`sqd_…`) instead of `agent_id`: inbound calls start as squad calls and new conversations are answered by its members (one of the two: setting one clears the other; null clears it). */
+                    squad_id?: string | null;
                     inbound_webhook_url?: string | null;
                     inbound_webhook_timeout_ms?: number | null;
                     overflow_to?: string | null;
@@ -18851,7 +19179,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    agent_id: string;
+                    /** @description The agent that answers each call; required unless `squad_id` is given (one of the two). */
+                    agent_id?: string;
+                    /** @description A squad (`sqd_…`) instead of one agent: each call starts as a squad call (its `start` member answers, the members hand off); the campaign's `agent_id` is the start member's. */
+                    squad_id?: string;
                     form_id: string;
                     contacts: (string | {
                         /**
@@ -23079,6 +23410,8 @@ export interface operations {
                 "application/json": {
                     /** @description The agent version to run (404 naming `version` when it does not exist); default: the agent's current one. */
                     version?: number;
+                    /** @description A squad (`sqd_…`) to run the scenarios against instead of the suite's agent: each persona call is a squad call (its `start` member answers, the members hand off). Not with `version` (400 naming `squad_id`); 404 naming `squad_id` when it is not a live squad of the organization. */
+                    squad_id?: string;
                 };
             };
         };
@@ -23270,6 +23603,360 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RetrieveTestSuiteRunError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listReplays: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return, 1 to 100. */
+                limit?: number;
+                /** @description A cursor: the id of the last object of the previous page (the next page follows it). */
+                starting_after?: string;
+                /** @description A cursor: the id of the first object of the next page (the previous page precedes it). */
+                ending_before?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplayList"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReplaysError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReplaysError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReplaysError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReplaysError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReplaysError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListReplaysError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createReplay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 characters, unique per request (a UUID). The same key with the same request answers the first response (`Idempotent-Replayed: true`); with a different request, 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`. Kept 24 hours. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": 3,
+                 *       "filter": {
+                 *         "created": {
+                 *           "gte": 1772400000
+                 *         }
+                 *       },
+                 *       "sample": 20
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The agent version to replay, a draft or a published one (404 naming `version` when it does not exist). */
+                    version: number;
+                    /**
+                     * @description `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one.
+                     * @enum {string}
+                     */
+                    mode?: "turn";
+                    /** @description The agent's ended calls to replay; excludes `filter` and `sample`. */
+                    call_ids?: string[];
+                    /** @description Which of the agent's ended calls to replay (newest first, at most 500). */
+                    filter?: {
+                        /** @description The period the calls were created in, unix seconds. */
+                        created?: {
+                            gte?: number;
+                            lt?: number;
+                        };
+                        /** @description Default: both. */
+                        status?: ("completed" | "transferred")[];
+                        end_reason?: string[];
+                        /**
+                         * @description The calls' analysis success verdict.
+                         * @enum {string}
+                         */
+                        verdict?: "pass" | "fail";
+                    };
+                    /** @description Replay only this many of the calls the filter matches, picked at random. */
+                    sample?: number;
+                    /** @description What counts as a changed turn, for the comparer model; default: a different action or fact. */
+                    rubric?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Replay"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `body_invalid`, `idempotency_key_invalid`, `parameter_invalid`, `parameter_missing`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `csrf_token_invalid`, `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description Conflicts with the state of an object, or with a request still running under the same `Idempotency-Key`. Codes: `idempotency_key_in_use`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description The body is larger than this operation takes. Codes: `body_too_large`. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description The body is not `application/json` (or uses an unsupported `Content-Encoding`). Codes: `content_encoding_unsupported`, `content_type_unsupported`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description Understood but not done: the `code` says why. Codes: `idempotency_key_reused`. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `quota_exceeded`, `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateReplayError"];
+                };
+            };
+            /** @description Any other error (a 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    retrieveReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Replay"];
+                };
+            };
+            /** @description Invalid request: `param` names the field at fault. Codes: `api_version_invalid`, `parameter_invalid`, `parameter_unknown`, `url_invalid`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveReplayError"];
+                };
+            };
+            /** @description No credential, or an invalid one. Codes: `api_key_invalid`, `api_key_missing`, `session_expired`, `session_missing`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveReplayError"];
+                };
+            };
+            /** @description The credential may not do this. Codes: `scope_missing`. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveReplayError"];
+                };
+            };
+            /** @description No such object in this mode (`param` names the id at fault when it came in the body). Codes: `resource_missing`. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveReplayError"];
+                };
+            };
+            /** @description Too many requests; retry after `Retry-After` seconds. Codes: `rate_limit_exceeded`. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveReplayError"];
+                };
+            };
+            /** @description A dependency did not answer (named in the message), or the service is not configured for this; retry after `Retry-After` seconds, with the same `Idempotency-Key`. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetrieveReplayError"];
                 };
             };
             /** @description Any other error (a 5xx), in the same shape. */
