@@ -1180,6 +1180,12 @@ const (
 	SquadListObjectList SquadListObject = "list"
 )
 
+// Defines values for SquadMembersItemVoiceChange.
+const (
+	SquadMembersItemVoiceChangeAnnounced SquadMembersItemVoiceChange = "announced"
+	SquadMembersItemVoiceChangeSeamless  SquadMembersItemVoiceChange = "seamless"
+)
+
 // Defines values for SquadMembersItemHandoffsItemContext0.
 const (
 	SquadMembersItemHandoffsItemContext0All     SquadMembersItemHandoffsItemContext0 = "all"
@@ -1864,10 +1870,22 @@ const (
 	CreateSquadJSONBodyMembersHandoffsContext0Summary CreateSquadJSONBodyMembersHandoffsContext0 = "summary"
 )
 
+// Defines values for CreateSquadJSONBodyMembersVoiceChange.
+const (
+	CreateSquadJSONBodyMembersVoiceChangeAnnounced CreateSquadJSONBodyMembersVoiceChange = "announced"
+	CreateSquadJSONBodyMembersVoiceChangeSeamless  CreateSquadJSONBodyMembersVoiceChange = "seamless"
+)
+
 // Defines values for UpdateSquadJSONBodyMembersHandoffsContext0.
 const (
 	UpdateSquadJSONBodyMembersHandoffsContext0All     UpdateSquadJSONBodyMembersHandoffsContext0 = "all"
 	UpdateSquadJSONBodyMembersHandoffsContext0Summary UpdateSquadJSONBodyMembersHandoffsContext0 = "summary"
+)
+
+// Defines values for UpdateSquadJSONBodyMembersVoiceChange.
+const (
+	UpdateSquadJSONBodyMembersVoiceChangeAnnounced UpdateSquadJSONBodyMembersVoiceChange = "announced"
+	UpdateSquadJSONBodyMembersVoiceChangeSeamless  UpdateSquadJSONBodyMembersVoiceChange = "seamless"
 )
 
 // Defines values for SimulateInboundMessageJSONBodyChannel.
@@ -5352,7 +5370,13 @@ type SquadMembersItem struct {
 
 	// Version A pinned version of the agent; null: the agent's version when a call starts.
 	Version *int `json:"version"`
+
+	// VoiceChange On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).
+	VoiceChange SquadMembersItemVoiceChange `json:"voice_change"`
 }
+
+// SquadMembersItemVoiceChange On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).
+type SquadMembersItemVoiceChange string
 
 // SquadMembersItemHandoffsItem defines model for SquadMembersItemHandoffsItem.
 type SquadMembersItemHandoffsItem struct {
@@ -8535,6 +8559,9 @@ type CreateSquadJSONBody_Members_Handoffs struct {
 	To string `json:"to"`
 }
 
+// CreateSquadJSONBodyMembersVoiceChange defines parameters for CreateSquad.
+type CreateSquadJSONBodyMembersVoiceChange string
+
 // CreateSquadJSONBody_Members defines parameters for CreateSquad.
 type CreateSquadJSONBody_Members struct {
 	AgentId     string                                  `json:"agent_id"`
@@ -8546,6 +8573,9 @@ type CreateSquadJSONBody_Members struct {
 
 	// Version Pin a version of the agent; absent: the agent's version when a call starts (published, or its split's pick).
 	Version *int `json:"version,omitempty"`
+
+	// VoiceChange On a live call, when this member speaks with another voice or language than the member handing to it: `"seamless"` (default: it answers in its own voice) or `"announced"` (the member handing off first says "One moment, I'm passing you to <description or name>." in its own voice).
+	VoiceChange *CreateSquadJSONBodyMembersVoiceChange `json:"voice_change,omitempty"`
 }
 
 // UpdateSquadJSONBody defines parameters for UpdateSquad.
@@ -8603,6 +8633,9 @@ type UpdateSquadJSONBody_Members_Handoffs struct {
 	To string `json:"to"`
 }
 
+// UpdateSquadJSONBodyMembersVoiceChange defines parameters for UpdateSquad.
+type UpdateSquadJSONBodyMembersVoiceChange string
+
 // UpdateSquadJSONBody_Members defines parameters for UpdateSquad.
 type UpdateSquadJSONBody_Members struct {
 	AgentId     string                                  `json:"agent_id"`
@@ -8614,6 +8647,9 @@ type UpdateSquadJSONBody_Members struct {
 
 	// Version Pin a version of the agent; absent: the agent's version when a call starts (published, or its split's pick).
 	Version *int `json:"version,omitempty"`
+
+	// VoiceChange On a live call, when this member speaks with another voice or language than the member handing to it: `"seamless"` (default: it answers in its own voice) or `"announced"` (the member handing off first says "One moment, I'm passing you to <description or name>." in its own voice).
+	VoiceChange *UpdateSquadJSONBodyMembersVoiceChange `json:"voice_change,omitempty"`
 }
 
 // UpdateSquadJSONBody_TrafficSplit defines parameters for UpdateSquad.

@@ -24,6 +24,7 @@ export {
   closeRoom,
   sendDigits,
   speakLine,
+  switchVoice,
   recordConsentAnswer,
 } from './telephony';
 export { startPayment, resumeRecording } from './payments';

@@ -505,6 +505,25 @@ export async function sendDigits(input: { callId: string; digits: string }): Pro
 }
 
 /**
+ * Changes the voice of a live call at a squad's hand-off (src/workflows/call-squad.ts): hands `announce`
+ * (said first in the current voice; null: none) and ConversationRelay's configuration `messages`
+ * (src/shared/squads.ts `relayVoiceUpdate`) to the API process holding the call's ConversationRelay
+ * session through the token channel (src/voice/relay.ts), which sends them in that order.
+ * @returns `delivered` false when no relay session holds the call or its process did not confirm: the call
+ *   goes on in the voice it had (never thrown, so a retry never says the announcement twice)
+ */
+export async function switchVoice(input: {
+  callId: string;
+  announce: string | null;
+  messages: Record<string, unknown>[];
+}): Promise<{ delivered: boolean }> {
+  const stream = await openTokenStream(input.callId);
+  if (!stream) return { delivered: false };
+  stream.voice({ announce: input.announce, messages: input.messages });
+  return { delivered: await stream.end() };
+}
+
+/**
  * Speaks a line on the API's behalf (`POST /v1/calls/{id}/say`) on a live call: hands it to
  * the call's voice session (ConversationRelay socket or voice room) through src/voice/relay.ts
  * `sayOnRelay`, which speaks it once the answer being given is out, or at once with `interrupt`.

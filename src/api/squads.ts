@@ -2,7 +2,8 @@
  * Squads (beyond the specification; scopes `agents:read` / `agents:write`, as agents):
  *
  *   POST   /v1/squads        `{name, members: [{name, agent_id, version?, description?, handoffs: [{to,
- *                            description, context?}]}], start, max_handoffs?, overflow?, metadata?}` (Idempotency-Key)
+ *                            description, context?}], voice_change?}], start, max_handoffs?, overflow?, metadata?}`
+ *                            (Idempotency-Key)
  *   GET    /v1/squads        list, newest first
  *   GET    /v1/squads/{id}   the squad
  *   POST   /v1/squads/{id}   update: the fields given replace the stored ones (`members` whole); a
@@ -33,10 +34,12 @@ import {
 import { idTime } from '../shared/ids';
 import {
   DEFAULT_MAX_HANDOFFS,
+  DEFAULT_VOICE_CHANGE,
   MAX_LAST_TURNS,
   MAX_MAX_HANDOFFS,
   MAX_SQUAD_MEMBERS,
   MEMBER_NAME_PATTERN,
+  VOICE_CHANGES,
   type SquadConfig,
   type SquadMember,
 } from '../shared/squads';
@@ -89,6 +92,12 @@ const memberSchema = z.strictObject({
     .array(handoffSchema)
     .max(MAX_SQUAD_MEMBERS, `must list at most ${MAX_SQUAD_MEMBERS} hand-offs`)
     .optional(),
+  voice_change: z
+    .enum(VOICE_CHANGES)
+    .optional()
+    .describe(
+      'On a live call, when this member speaks with another voice or language than the member handing to it: `"seamless"` (default: it answers in its own voice) or `"announced"` (the member handing off first says "One moment, I\'m passing you to <description or name>." in its own voice).',
+    ),
 });
 
 export const createSquadSchema = z.strictObject({
@@ -164,6 +173,7 @@ function storedMembers(members: z.output<typeof memberSchema>[]): SquadMember[] 
     version: m.version ?? null,
     description: m.description ?? null,
     handoffs: (m.handoffs ?? []).map((h) => ({ to: h.to, description: h.description, context: h.context ?? 'all' })),
+    voice_change: m.voice_change ?? DEFAULT_VOICE_CHANGE,
   }));
 }
 

@@ -6,7 +6,13 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
-import type { HandoffContext, SquadConfig, SquadMember } from '../shared/squads';
+import {
+  DEFAULT_VOICE_CHANGE,
+  VOICE_CHANGES,
+  type HandoffContext,
+  type SquadConfig,
+  type SquadMember,
+} from '../shared/squads';
 import { findByIdShared, schemaOptions as base, type WithId } from './store';
 import { apiObject, metadataObject, unix } from './wire';
 import type { TrafficSplit } from './agents';
@@ -110,6 +116,11 @@ export const SquadObject = apiObject(
             context: HandoffContextObject,
           }),
         ),
+        voice_change: z
+          .enum(VOICE_CHANGES)
+          .describe(
+            'On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).',
+          ),
       }),
     ),
     start: z.string().describe('The member that answers first.'),
@@ -151,6 +162,7 @@ export function renderSquad(doc: WithId<SquadDoc>): z.output<typeof SquadObject>
       version: m.version ?? null,
       description: m.description ?? null,
       handoffs: m.handoffs.map((h) => ({ to: h.to, description: h.description, context: h.context as HandoffContext })),
+      voice_change: m.voice_change ?? DEFAULT_VOICE_CHANGE,
     })),
     start: config.start,
     max_handoffs: config.max_handoffs,

@@ -7,7 +7,7 @@ import { findLiveAgent, type AgentDoc } from '../models/agents';
 import type { WithId } from '../models/store';
 import { findLiveSquad, squadConfig, type SquadDoc } from '../models/squads';
 import type { CallSquad } from '../shared/calls';
-import type { SquadConfig, SquadMember } from '../shared/squads';
+import { DEFAULT_VOICE_CHANGE, VOICE_CHANGES, type SquadConfig, type SquadMember } from '../shared/squads';
 import {
   agentAtVersion,
   ensureAgentVersions,
@@ -21,7 +21,8 @@ import { squadVersionForCall } from './squad-versions';
 type Tenant = { orgId: string; livemode: boolean };
 
 /**
- * Checks a squad's configuration (the schema checked each field's shape): member names unique; `start`
+ * Checks a squad's configuration (the schema checked each field's shape): member names unique; each
+ * `voice_change` one of `VOICE_CHANGES`; `start`
  * and `overflow` members of it; each hand-off to another member (not itself), at most once per target;
  * each `agent_id` a live agent of the tenant in this mode (another organization's is unknown here), on the
  * pipeline engine (a realtime agent cannot take a hand-off yet); a pinned `version` one the agent has.
@@ -36,6 +37,11 @@ export async function checkSquadConfig(tenant: Tenant, config: SquadConfig): Pro
       throw invalidParam(`members[${i}].name`, `Invalid members[${i}].name: '${name}' is used by another member.`);
   });
   config.members.forEach((m, i) => {
+    if (m.voice_change !== undefined && !(VOICE_CHANGES as readonly string[]).includes(m.voice_change))
+      throw invalidParam(
+        `members[${i}].voice_change`,
+        `Invalid members[${i}].voice_change: must be one of ${VOICE_CHANGES.join(', ')}.`,
+      );
     m.handoffs.forEach((h, j) => {
       const param = `members[${i}].handoffs[${j}].to`;
       if (!names.includes(h.to)) throw invalidParam(param, `Invalid ${param}: no member is named '${h.to}'.`);
@@ -84,7 +90,7 @@ export async function squadForCall(
   pinned?: number,
 ): Promise<{ squad: CallSquad; start: VersionedAgent }> {
   const { version, config } = await squadVersionForCall(squad, who, pinned);
-  const members: { name: string; agent: VersionedAgent; handoffs: CallSquad['members'][number]['handoffs'] }[] = [];
+  const members: (Omit<CallSquad['members'][number], 'agent'> & { agent: VersionedAgent })[] = [];
   for (const m of config.members) {
     const agent = await findLiveAgent(tenant, m.agent_id);
     if (!agent) throw notFound('agent', m.agent_id, 'squad_id');
@@ -92,7 +98,13 @@ export async function squadForCall(
     if (!versioned) throw notFound(`version ${m.version} of agent ${m.agent_id}`, squad._id, 'squad_id');
     if (versioned.engine === 'realtime')
       throw invalidParam('squad_id', `Invalid squad_id: member '${m.name}' runs on the realtime engine.`);
-    members.push({ name: m.name, agent: versioned, handoffs: m.handoffs });
+    members.push({
+      name: m.name,
+      agent: versioned,
+      handoffs: m.handoffs,
+      description: m.description,
+      voice_change: m.voice_change ?? DEFAULT_VOICE_CHANGE,
+    });
   }
   const start = members.find((m) => m.name === config.start)!.agent;
   return {
@@ -102,7 +114,7 @@ export async function squadForCall(
       start: config.start,
       max_handoffs: config.max_handoffs,
       overflow: config.overflow,
-      members: members.map((m) => ({ name: m.name, agent: agentSnapshot(m.agent), handoffs: m.handoffs })),
+      members: members.map((m) => ({ ...m, agent: agentSnapshot(m.agent) })),
     },
     start,
   };

@@ -4,7 +4,7 @@
  * workflow id, and the signature type starters use. Imported by the API, the activities and the workflow
  * bundle alike; imports only `@temporalio/workflow` definition helpers.
  */
-import type { SquadHandoff } from './squads';
+import type { SquadHandoff, VoiceChange } from './squads';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Interruption, SpeechSettings } from './speech';
 import type { FormDefinition, FormValues } from './forms';
@@ -266,6 +266,10 @@ export interface CallSquadMember {
   name: string;
   agent: AgentSnapshot;
   handoffs: SquadHandoff[];
+  /** The member's `description` (what an announced hand-off names it by); absent on calls started before it. */
+  description?: string | null;
+  /** How a hand-off to it changes the voice on a live call; absent: `seamless`. */
+  voice_change?: VoiceChange;
 }
 
 /** The squad of a call (`CallWorkflowInput.squad`): fixed when the call starts, like its agent snapshot. */

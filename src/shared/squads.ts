@@ -6,6 +6,7 @@
  * Deterministic-safe: imports only types and other deterministic src/shared modules.
  */
 import type { ChatMessage } from './assistant';
+import type { SpeechSettings } from './speech';
 
 /** A member's name: used in its hand-off tool's name (`handoff_to_<name>`), so a-z, 0-9 and _. */
 export const MEMBER_NAME_PATTERN = /^[a-z][a-z0-9_]{0,39}$/;
@@ -34,6 +35,16 @@ export interface SquadHandoff {
   context: HandoffContext;
 }
 
+/**
+ * How a live call changes voice when the caller is handed to a member whose agent speaks with another voice
+ * or language: `seamless` (the member simply answers in its own voice) or `announced` (the member handing
+ * off first says `handoffAnnouncement` in its own voice).
+ */
+export const VOICE_CHANGES = ['seamless', 'announced'] as const;
+export type VoiceChange = (typeof VOICE_CHANGES)[number];
+/** `voice_change` when a member does not set it. */
+export const DEFAULT_VOICE_CHANGE: VoiceChange = 'seamless';
+
 /** A member as stored on the squad. */
 export interface SquadMember {
   name: string;
@@ -42,6 +53,8 @@ export interface SquadMember {
   version: number | null;
   description: string | null;
   handoffs: SquadHandoff[];
+  /** How a hand-off to this member changes the voice on a live call; absent (squads saved before it): `seamless`. */
+  voice_change?: VoiceChange;
 }
 
 /** A squad's configuration: what a call runs. */
@@ -161,4 +174,39 @@ export function routeHandoff(
 export function handoffSummaryRequest(medium: 'call' | 'conversation'): string {
   const who = medium === 'call' ? 'caller' : 'customer';
   return `The ${who} is being handed to another assistant. Summarize this ${medium} for it in at most three short sentences: who is ${medium === 'call' ? 'calling' : 'writing'}, what they need, and what was already done or agreed. Answer with the summary only.`;
+}
+
+/** ConversationRelay's language when `<ConversationRelay>` sets none (its documented default). */
+const RELAY_DEFAULT_LANGUAGE = 'en-US';
+
+/**
+ * The ConversationRelay WebSocket messages that make the receiving member's voice and language the call's,
+ * or null when they are the same as the member handing off (`from`): nothing to change. One `language`
+ * message (Twilio, "Update configuration during a call",
+ * https://www.twilio.com/docs/voice/conversationrelay/dynamic-configuration: a language's voice and TTS
+ * provider, and the session's active TTS and transcription languages, change over the call's WebSocket
+ * without a new `<ConversationRelay>`): `ttsLanguage` and `transcriptionLanguage` (the active languages,
+ * the message's documented fields), with the language's settings under the names of the `<Language>`
+ * noun's attributes, `code`, `ttsProvider` and `voice`, when the receiving agent sets a voice. An agent
+ * with no `language` speaks ConversationRelay's default, `en-US`.
+ */
+export function relayVoiceUpdate(from: SpeechSettings, to: SpeechSettings): Record<string, unknown>[] | null {
+  const fromLanguage = from.language ?? RELAY_DEFAULT_LANGUAGE;
+  const language = to.language ?? RELAY_DEFAULT_LANGUAGE;
+  const sameVoice = from.voice?.provider === to.voice?.provider && from.voice?.voice_id === to.voice?.voice_id;
+  if (sameVoice && fromLanguage === language) return null;
+  return [
+    {
+      type: 'language',
+      ttsLanguage: language,
+      transcriptionLanguage: language,
+      ...(to.voice ? { code: language, ttsProvider: to.voice.provider, voice: to.voice.voice_id } : {}),
+    },
+  ];
+}
+
+/** What an `announced` member's predecessor says before the voice changes: who the caller is passed to. */
+export function handoffAnnouncement(member: { name: string; description?: string | null }): string {
+  const who = member.description?.trim() || member.name.replace(/_/g, ' ');
+  return `One moment, I'm passing you to ${who.replace(/[.!?]+$/, '')}.`;
 }

@@ -13,7 +13,10 @@
  *   `{"token":"…"}` per line, written as the model produces them. Each token is handed to the relay session
  *   registered for the call, which sends it to Twilio as `{"type":"text","token":…,"last":false}`; a
  *   `{"digits":"…"}` line (the `send_dtmf` tool) becomes ConversationRelay's
- *   `{"type":"sendDigits","digits":…}` (a voice room has no keys: ignored there). 404 when
+ *   `{"type":"sendDigits","digits":…}` (a voice room has no keys: ignored there); a `{"voice":{"announce",
+ *   "messages"}}` line (a squad's hand-off to a member with another voice, `switchVoice`) has the session
+ *   say `announce` (when not null) in the current voice, then send ConversationRelay's configuration
+ *   `messages` (src/shared/squads.ts `relayVoiceUpdate`; a voice room has no such voices: ignored). 404 when
  *   no session of this process holds the call, 401 for another token or a missing, stale or wrong
  *   signature.
  * - The relay session records `stream_url` and `stream_token` (sealed, src/secrets.ts) in its
@@ -41,6 +44,8 @@ export interface TokenSink {
   token(text: string): void;
   /** Keys to press on the line (`send_dtmf`): ConversationRelay's `sendDigits`; absent: not a phone line. */
   digits?(digits: string): void;
+  /** A change of voice (a squad's hand-off): `announce` said first, then the messages; absent: not a phone line. */
+  voice?(change: VoiceChangeLine): void;
   /**
    * A line said on the API's behalf (`POST /v1/calls/{id}/say`): spoken once the answer being
    * given is out, or at once with `interrupt`. Absent: the session cannot speak such lines (404 to the worker).
@@ -52,6 +57,26 @@ export interface TokenSink {
    * otherwise. Sent back in the `Svc-Relay-First-Audio-Ms` header (src/shared/latency.ts). Absent: not timed.
    */
   firstAudioMs?(): number | null;
+}
+
+/**
+ * A voice change on the token channel: the line said first in the current voice (null: none), then the
+ * ConversationRelay messages that switch voice and language (`language` messages only).
+ */
+export interface VoiceChangeLine {
+  announce: string | null;
+  messages: Record<string, unknown>[];
+}
+
+/** `value` as a voice change line, or null when it is not one (a malformed line is skipped). */
+function voiceChangeOf(value: unknown): VoiceChangeLine | null {
+  const v = value as { announce?: unknown; messages?: unknown } | null;
+  if (!v || typeof v !== 'object' || !Array.isArray(v.messages)) return null;
+  if (v.announce !== null && (typeof v.announce !== 'string' || !v.announce || v.announce.length > 1000)) return null;
+  const messages = v.messages as unknown[];
+  if (!messages.every((m) => typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'language'))
+    return null;
+  return { announce: v.announce, messages: messages as Record<string, unknown>[] };
 }
 
 /** The response header that carries the session's first-audio time back to the LLM activity. */
@@ -141,9 +166,11 @@ export function relayTokenServer(): RelayTokenServer {
     const take = (line: string) => {
       if (!line.trim()) return;
       try {
-        const { token, digits } = JSON.parse(line) as { token?: unknown; digits?: unknown };
+        const { token, digits, voice } = JSON.parse(line) as { token?: unknown; digits?: unknown; voice?: unknown };
         if (typeof token === 'string' && token) session.sink.token(token);
         if (typeof digits === 'string' && DIGITS.test(digits)) session.sink.digits?.(digits);
+        const change = voice === undefined ? null : voiceChangeOf(voice);
+        if (change) session.sink.voice?.(change);
       } catch {
         // a malformed line is skipped; the whole answer still comes through the workflow
       }
@@ -275,6 +302,8 @@ export interface TokenStream {
   write(token: string): void;
   /** Asks the relay to press `digits` (0-9, *, #, w) on the line, after the tokens written before. */
   digits(digits: string): void;
+  /** Asks the relay to say `change.announce` (if any), then switch voice and language (`change.messages`). */
+  voice(change: VoiceChangeLine): void;
   /**
    * Ends the stream; resolves once the API has handed every line to the relay (true), or when the stream
    * failed or the API did not confirm within `STREAM_END_WAIT_MS` (false).
@@ -355,6 +384,9 @@ export async function openTokenStream(
     },
     digits: (digits) => {
       if (!failed) req.write(`${JSON.stringify({ digits })}\n`);
+    },
+    voice: (voice) => {
+      if (!failed) req.write(`${JSON.stringify({ voice })}\n`);
     },
     end: async () => {
       if (!failed) req.end();

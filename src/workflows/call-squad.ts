@@ -8,14 +8,27 @@
  * entry), a `handoff` transcript entry is recorded and `call.handed_off` emitted. Past `max_handoffs` a
  * hand-off goes to the `overflow` member, or is refused (the model is told) when the squad has none.
  *
+ * On a live call (not simulated), a hand-off to a member whose agent has another voice or language
+ * switches the ConversationRelay session to it before the member answers (`switchVoice`), announced by the
+ * member handing off when the receiving one's `voice_change` is `announced`. Simulated calls and hand-offs
+ * between members of one voice add no command.
+ *
  * Calls without a squad never construct it: their commands are unchanged.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and sibling workflow files.
  */
 import { callSystemPrompt, type ToolCall } from '../shared/assistant';
 import type { AgentSnapshot, CallSquad as CallSquadInput, CallSquadMember, CallWorkflowInput } from '../shared/calls';
-import { contextLabel, handoffFunction, handoffMessages, routeHandoff, type HandoffContext } from '../shared/squads';
-import { handoffLlm } from './call-activities';
+import {
+  contextLabel,
+  handoffAnnouncement,
+  handoffFunction,
+  handoffMessages,
+  relayVoiceUpdate,
+  routeHandoff,
+  type HandoffContext,
+} from '../shared/squads';
+import { handoffLlm, telephony } from './call-activities';
 import type { CallRecord } from './call-record';
 import type { CallTools } from './call-tools';
 import type { CallTranscript } from './call-transcript';
@@ -132,6 +145,7 @@ export class CallSquad {
         summary,
       }),
     );
+    await this.switchVoice(from, to);
     this.current = to;
     this.handoffs++;
     this.pending = null;
@@ -139,6 +153,21 @@ export class CallSquad {
     transcript.speaker = speakerOf(to.agent);
     await transcript.flushTurns();
     await this.record.transition(this.record.status, { squad_member: to.name }, ['call.handed_off']);
+  }
+
+  /**
+   * A live call handed to a member of another voice or language: the ConversationRelay session switched to
+   * it (the `switchVoice` activity), after `handoffAnnouncement` said in `from`'s voice when `to` is
+   * `announced`. A session that does not take it leaves the call in the voice it had (the hand-off stands).
+   */
+  private async switchVoice(from: CallSquadMember, to: CallSquadMember): Promise<void> {
+    if (this.input.simulation) return;
+    const messages = relayVoiceUpdate(from.agent, to.agent);
+    if (messages === null) return;
+    const announce = to.voice_change === 'announced' ? handoffAnnouncement(to) : null;
+    await telephony.switchVoice.executeWithOptions({ summary: `voice of ${to.name}` }, [
+      { callId: this.input.callId, announce, messages },
+    ]);
   }
 
   /** The model's summary of the conversation so far (null when it wrote none). */

@@ -73,6 +73,7 @@ describe('squads', function () {
       version: null,
       description: 'Greets callers',
       handoffs: [{ to: 'booking', description: 'The caller wants an appointment.', context: 'all' }],
+      voice_change: 'seamless',
     });
     expect(squad.members[1].handoffs[0].context).to.deep.equal({ last: 2 });
     expect(squad.members[2]).to.include({ version: 1, description: null });

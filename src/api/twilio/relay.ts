@@ -205,6 +205,15 @@ function relaySession(
   };
   // Keys the assistant presses (`send_dtmf`), streamed here by the `sendDigits` activity.
   sink.digits = (digits) => send({ type: 'sendDigits', digits });
+  // A squad's hand-off to a member with another voice (the `switchVoice` activity): the words streamed so
+  // far closed, the announcement (if any) its own talk cycle in the current voice, then the configuration
+  // messages (src/shared/squads.ts `relayVoiceUpdate`), so the next member's words take the new voice.
+  sink.voice = ({ announce, messages }) => {
+    if (streamed) sendText({ token: '', last: true });
+    streamed = false;
+    if (announce) sendText({ token: announce, last: true });
+    for (const message of messages) send(message);
+  };
   const send = (msg: unknown) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(msg));
   ws.on('error', (err) => logger.warn('relay: socket error', { call_id: callId, error: err.message }));
 

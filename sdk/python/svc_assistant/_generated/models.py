@@ -11036,6 +11036,12 @@ class SquadMembersItem(BaseModel):
     ]
     description: str | None
     handoffs: list[SquadMembersItemHandoffsItem]
+    voice_change: Annotated[
+        Literal['seamless', 'announced'],
+        Field(
+            description='On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).'
+        ),
+    ]
 
 
 class SquadVersionConfigMembersItem(BaseModel):

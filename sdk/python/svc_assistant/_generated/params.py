@@ -244,6 +244,7 @@ class Member(TypedDict, closed=True):
     version: NotRequired[int]
     description: NotRequired[str]
     handoffs: NotRequired[list[Handoff]]
+    voice_change: NotRequired[Literal['seamless', 'announced']]
 
 
 Overflow: TypeAlias = str
@@ -276,6 +277,7 @@ class Member1(TypedDict, closed=True):
     version: NotRequired[int]
     description: NotRequired[str]
     handoffs: NotRequired[list[Handoff1]]
+    voice_change: NotRequired[Literal['seamless', 'announced']]
 
 
 class TrafficSplit1Item(TypedDict, closed=True):

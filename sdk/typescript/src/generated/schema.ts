@@ -4671,6 +4671,11 @@ export interface components {
             version: number | null;
             description: string | null;
             handoffs: components["schemas"]["SquadMembersItemHandoffsItem"][];
+            /**
+             * @description On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).
+             * @enum {string}
+             */
+            voice_change: "seamless" | "announced";
         };
         SquadVersionConfigMembersItem: {
             /** @description The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`). */
@@ -9751,6 +9756,11 @@ export interface operations {
                                 last: number;
                             };
                         }[];
+                        /**
+                         * @description On a live call, when this member speaks with another voice or language than the member handing to it: `"seamless"` (default: it answers in its own voice) or `"announced"` (the member handing off first says "One moment, I'm passing you to <description or name>." in its own voice).
+                         * @enum {string}
+                         */
+                        voice_change?: "seamless" | "announced";
                     }[];
                     /** @description The member that answers first. */
                     start: string;
@@ -9995,6 +10005,11 @@ export interface operations {
                                 last: number;
                             };
                         }[];
+                        /**
+                         * @description On a live call, when this member speaks with another voice or language than the member handing to it: `"seamless"` (default: it answers in its own voice) or `"announced"` (the member handing off first says "One moment, I'm passing you to <description or name>." in its own voice).
+                         * @enum {string}
+                         */
+                        voice_change?: "seamless" | "announced";
                     }[];
                     /** @description The member that answers first. */
                     start?: string;
