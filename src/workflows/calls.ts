@@ -36,7 +36,7 @@
  *   sent again (metered once: usage rows are keyed by run and activity id), transcript rows are
  *   insert-if-absent.
  */
-import { continueAsNew, setHandler } from '@temporalio/workflow';
+import { continueAsNew, setHandler, setWorkflowOptions } from '@temporalio/workflow';
 import {
   advanceClockUpdate,
   answerUpdate,
@@ -125,3 +125,6 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   if (await call.talk()) return await continueAsNew<CallWorkflow>(await call.continuation());
   return await call.finish();
 }
+
+// Worker Versioning (src/shared/deployments.ts): A call finishes on the version it started on (bounded by its max duration): its code needs no gate.
+setWorkflowOptions({ versioningBehavior: 'PINNED' }, callWorkflow);
