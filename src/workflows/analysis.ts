@@ -14,6 +14,7 @@
  * the request retried; the usage of each request is keyed by analysis id and request number.
  */
 import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as analysis from '../activities/analysis';
 import type { AnalysisAnswer, AnalysisOutcome, AnalysisWorkflowInput } from '../shared/analysis';
 import { JUDGE_RETRY, UNTIL_DONE } from './retry';
@@ -54,4 +55,4 @@ function innermostMessage(err: unknown): string {
 }
 
 // Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, callAnalysisWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), callAnalysisWorkflow);

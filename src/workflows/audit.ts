@@ -7,6 +7,7 @@
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
 import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as auditActivities from '../activities/audit';
 import { AUDIT_RETENTION_MAX_BATCHES, type AuditRetentionInput } from '../shared/audit';
 import { UNTIL_DONE } from './retry';
@@ -33,4 +34,4 @@ export async function auditRetentionWorkflow(
 }
 
 // Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, auditRetentionWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), auditRetentionWorkflow);

@@ -31,6 +31,7 @@
  * loop, the store writer), `allHandlersFinished` before continue-as-new and before the end.
  */
 import { continueAsNew, setHandler, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import {
   cancelUpdate,
   callFinishedSignal,
@@ -60,4 +61,4 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
 }
 
 // Worker Versioning (src/shared/deployments.ts): Runs for hours: moves to the current version at its next task, so its changes are patch gates; later pages (continue-as-new) start on the current version.
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, bulkCallWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), bulkCallWorkflow);

@@ -7,6 +7,7 @@
  * the idempotent `reconcileCalls` activity (src/activities/calls.ts).
  */
 import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as calls from '../activities/calls';
 import type { CallReconcilerInput } from '../shared/calls';
 import { PASS_RETRY } from './retry';
@@ -19,4 +20,4 @@ export async function callReconcilerWorkflow(input: CallReconcilerInput): Promis
 }
 
 // Worker Versioning (src/shared/deployments.ts): Short and periodic: moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, callReconcilerWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), callReconcilerWorkflow);

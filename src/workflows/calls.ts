@@ -37,6 +37,7 @@
  *   insert-if-absent.
  */
 import { continueAsNew, setHandler, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import {
   advanceClockUpdate,
   answerUpdate,
@@ -127,4 +128,4 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
 }
 
 // Worker Versioning (src/shared/deployments.ts): A call finishes on the version it started on (bounded by its max duration): its code needs no gate.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, callWorkflow);
+setWorkflowOptions(versioningBehavior('PINNED'), callWorkflow);

@@ -19,6 +19,7 @@
  * the next message starts a fresh run that loads its state from the store.
  */
 import { makeContinueAsNewFunc, setHandler, setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import {
   conversationStateQuery,
   inboundSignal,
@@ -67,4 +68,4 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
 }
 
 // Worker Versioning (src/shared/deployments.ts): Pinned; moves to a new current version by continuing as new between messages (`shouldContinueAsNew`).
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, conversationWorkflow);
+setWorkflowOptions(versioningBehavior('PINNED'), conversationWorkflow);

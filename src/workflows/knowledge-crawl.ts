@@ -17,6 +17,7 @@
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
 import { continueAsNew, proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as crawl from '../activities/knowledge-crawl';
 import {
   CRAWL_PARALLEL_PAGES,
@@ -110,4 +111,4 @@ function progressOf(state: CrawlState) {
 }
 
 // Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task (and continues as new in pages); changes gated with a patch (src/shared/deployments.ts).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, knowledgeCrawlWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), knowledgeCrawlWorkflow);

@@ -13,6 +13,7 @@
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
 import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as numbers from '../activities/phone-numbers';
 import type { ProvisionNumberInput, ProvisionOutcome } from '../shared/phone-numbers';
 import { UNTIL_DONE_UNLESS_REFUSED } from './retry';
@@ -28,4 +29,4 @@ export async function phoneNumberProvisionWorkflow(input: ProvisionNumberInput):
 }
 
 // Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, phoneNumberProvisionWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), phoneNumberProvisionWorkflow);

@@ -13,6 +13,7 @@
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
 import { continueAsNew, proxyActivities, workflowInfo, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as privacyActivities from '../activities/privacy';
 import {
   addCounts,
@@ -102,5 +103,5 @@ export async function erasureWorkflow(input: ErasureInput): Promise<{ counts: Er
 }
 
 // Worker Versioning (src/shared/deployments.ts): Move to the current version at their next task (and continue as new in pages); changes gated with a patch (src/shared/deployments.ts).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, retentionSweepWorkflow);
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, erasureWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), retentionSweepWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), erasureWorkflow);

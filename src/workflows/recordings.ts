@@ -12,6 +12,7 @@
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
 import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as recordingActivities from '../activities/recordings';
 import { newId } from '../shared/ids';
 import type { RecordingRetentionInput, RecordingWorkflowInput, RecordingWorkflowResult } from '../shared/recordings';
@@ -54,5 +55,5 @@ export async function recordingRetentionWorkflow(input: RecordingRetentionInput)
 }
 
 // Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, recordingWorkflow);
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, recordingRetentionWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), recordingWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), recordingRetentionWorkflow);

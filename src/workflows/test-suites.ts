@@ -21,6 +21,7 @@ import {
   proxyActivities,
   setWorkflowOptions,
 } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as testSuites from '../activities/test-suites';
 import { CALL_WORKFLOW, type CallWorkflow } from '../shared/calls';
 import { searchAttributeKeys } from '../shared/search-attributes';
@@ -143,4 +144,4 @@ function innermostMessage(err: unknown): string {
 }
 
 // Worker Versioning (src/shared/deployments.ts): Minutes long, waiting on its child calls: finishes on the version it started on.
-setWorkflowOptions({ versioningBehavior: 'PINNED' }, testSuiteRunWorkflow);
+setWorkflowOptions(versioningBehavior('PINNED'), testSuiteRunWorkflow);

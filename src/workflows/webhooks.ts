@@ -18,6 +18,7 @@
  * Deterministic: imports only `@temporalio/workflow`, types, and pure helpers.
  */
 import { ActivityFailure, ApplicationFailure, proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as webhooks from '../activities/webhooks';
 import { newId } from '../shared/ids';
 import { ENDPOINT_GONE, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../shared/webhooks';
@@ -59,4 +60,4 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
 }
 
 // Worker Versioning (src/shared/deployments.ts): Retries for up to 3 days: moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
-setWorkflowOptions({ versioningBehavior: 'AUTO_UPGRADE' }, webhookDeliveryWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), webhookDeliveryWorkflow);
