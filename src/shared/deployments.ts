@@ -17,3 +17,13 @@
 
 /** The deployment name when `SVC_DEPLOYMENT_NAME` is unset (no `.` or `:`: Temporal joins name and build id with them). */
 export const DEFAULT_DEPLOYMENT_NAME = 'svc-assistant';
+
+/** `patched()` ids, each `<deployment name>@<package version>:<change>`: the version that brought the change. */
+export const PATCHES = {
+  /**
+   * `callWorkflow` records, in the run's memo, the deployment version that finished the call
+   * (`deployment_version`, `name:build-id`, null when workers are unversioned). Calls started before
+   * 0.2.0 (their histories have no marker) finish without it.
+   */
+  callFinishedOnMemo: 'svc-assistant@0.2.0:call-finished-on-memo',
+} as const;
