@@ -53,6 +53,12 @@
  *                                                         each day's sums (`day:` twins) from its quarter-hours;
  *                                                         idempotent
  *
+ *   svcctl deploy status [--deployment NAME]            → {"object":"worker_deployment","current_build_id":…,"versions":[…]}
+ *   svcctl deploy promote --build-id B [--deployment NAME]
+ *                                                       → the same, B now current (Worker Versioning: src/cli/deploy.ts)
+ *   svcctl deploy drain --build-id A [--deployment NAME] [--wait] [--timeout-s N]
+ *                                                       → {"object":"worker_deployment_version_drainage","open_workflows":N,"drained":bool,…}
+ *
  * The widget commands seal the identity secret with SECRETS_KEY, else with the key `npm start` keeps in
  * DATA_DIR/secrets.key (the same one the API opens it with).
  *
@@ -78,6 +84,7 @@ import { orgDialingPermissions, setAllowedNumberTypes } from '../services/dialin
 import { HIGH_COST_NUMBER_TYPES, isHighCostNumberType } from '../shared/dialing';
 import { connectStore, disconnectStore } from '../models/register';
 import { watchBulkCall } from './bulk-calls-watch';
+import { deployCommand, DeployUsageError } from './deploy';
 import { createKey, createOrg, listKeys, revokeKey, type KeyKind } from '../keys';
 import { createUser, disableUser, listUsers, resetPassword } from '../services/users';
 import { USER_ROLES } from '../models/users';
@@ -106,7 +113,10 @@ const USAGE = `usage:
   svcctl users reset-password --id USER_ID [--password P]
   svcctl dialing allow-number-types --org ORG --types premium_rate,shared_cost,personal_number,non_geographic|none
   svcctl dialing get --org ORG
-  svcctl usage rebuild`;
+  svcctl usage rebuild
+  svcctl deploy status [--deployment NAME]
+  svcctl deploy promote --build-id BUILD_ID [--deployment NAME]
+  svcctl deploy drain --build-id BUILD_ID [--deployment NAME] [--wait] [--timeout-s 3600]`;
 
 class UsageError extends Error {}
 
@@ -180,6 +190,10 @@ const OPTIONS = {
   password: { type: 'string' },
   id: { type: 'string' },
   types: { type: 'string' },
+  deployment: { type: 'string' },
+  'build-id': { type: 'string' },
+  wait: { type: 'boolean' },
+  'timeout-s': { type: 'string' },
 } as const;
 
 type Values = ReturnType<
@@ -430,6 +444,9 @@ const COMMANDS: Record<string, (c: Command) => Promise<unknown>> = {
     await connect();
     return disableUser(id);
   },
+  'deploy status': (c) => deploy(c, 'status'),
+  'deploy promote': (c) => deploy(c, 'promote'),
+  'deploy drain': (c) => deploy(c, 'drain'),
   'users reset-password': async ({ values, need, connect }) => {
     const id = need('id');
     await connect();
@@ -475,6 +492,21 @@ async function widgetCommand(
   });
 }
 
+/** `svcctl deploy ACTION` (src/cli/deploy.ts): Temporal only, no store. */
+async function deploy({ values }: Command, action: 'status' | 'promote' | 'drain'): Promise<unknown> {
+  const timeout = values['timeout-s'];
+  try {
+    return await deployCommand(action, {
+      deployment: values.deployment,
+      buildId: values['build-id'],
+      wait: values.wait,
+      timeoutS: timeout === undefined ? undefined : decimal(timeout),
+    });
+  } catch (err) {
+    throw err instanceof DeployUsageError ? new UsageError(err.message) : err;
+  }
+}
+
 /** SECRETS_KEY from the environment, else the development key `npm start` keeps in DATA_DIR/secrets.key. */
 function useSecretsKey(): void {
   const cfg = config();
@@ -491,9 +523,10 @@ run(process.argv.slice(2))
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     await disconnectStore();
   })
-  .catch(async (err: Error & { code?: string }) => {
-    // parseArgs's own errors (an unknown option, `--max-concurrent-calls -3`) are usage errors too.
-    const usage = err instanceof UsageError || Boolean(err.code?.startsWith('ERR_PARSE_ARGS_'));
+  .catch(async (err: Error & { code?: unknown }) => {
+    // parseArgs's own errors (an unknown option, `--max-concurrent-calls -3`) are usage errors too; a gRPC
+    // error's code is a number.
+    const usage = err instanceof UsageError || (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS_'));
     process.stderr.write(JSON.stringify({ error: { message: err.message } }) + '\n');
     if (usage) process.stderr.write(USAGE + '\n');
     await disconnectStore().catch(() => undefined);

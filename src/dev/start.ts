@@ -33,7 +33,7 @@ import { connectStore, disconnectStore } from '../models/register';
 import { isStoreUnavailable } from '../models/store';
 import { connectClient, ensureSearchAttributes } from '../platform/temporal';
 import { dataConverter } from '../platform/payload-codec';
-import { createWorker, WORKFLOWS_PATH } from '../worker/worker';
+import { adoptFirstVersion, createWorker, WORKFLOWS_PATH } from '../worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../worker/runtime';
 import { startApi, type RunningApi } from '../api/server';
 import { logger } from '../logger';
@@ -204,6 +204,7 @@ async function startService(
 
   const worker = await createWorker({ workflowBundle: await bundle });
   const running = worker.run();
+  void adoptFirstVersion(client); // only with SVC_WORKER_VERSIONING: a fresh dev server has no current version
   cleanups.push(async () => {
     // The Temporal runtime also reacts to SIGINT/SIGTERM and may have started draining already.
     if (worker.getState() === 'RUNNING') worker.shutdown();

@@ -284,7 +284,7 @@ function serviceRoot(): string {
  * The commit the service was built from: `SVC_COMMIT` (the Docker image sets it from its build argument),
  * else `git rev-parse HEAD` in a checkout, else `unknown`.
  */
-function buildCommit(root: string): string {
+export function buildCommit(root = serviceRoot()): string {
   if (process.env.SVC_COMMIT) return process.env.SVC_COMMIT;
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], {
@@ -305,15 +305,25 @@ export const buildInfo = new client.Gauge({
   labelNames: ['version', 'commit', 'api_version', 'node_version'] as const,
   registers: [registry],
 });
+/** The service's version (package.json's `version`), or `unknown` when no package.json is beside the code. */
+export function serviceVersion(root = serviceRoot()): string {
+  try {
+    return String(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version);
+  } catch {
+    return 'unknown';
+  }
+}
 {
   const root = serviceRoot();
-  let version = 'unknown';
-  try {
-    version = String(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version);
-  } catch {
-    // no package.json beside the code: `unknown`
-  }
-  buildInfo.set({ version, commit: buildCommit(root), api_version: API_VERSION, node_version: process.version }, 1);
+  buildInfo.set(
+    {
+      version: serviceVersion(root),
+      commit: buildCommit(root),
+      api_version: API_VERSION,
+      node_version: process.version,
+    },
+    1,
+  );
 }
 
 let coreMetricsUrl: string | undefined;

@@ -16,7 +16,7 @@ import { connectClient, verifySearchAttributes } from '../platform/temporal';
 import { serveMetrics } from '../platform/metrics';
 import { logger } from '../logger';
 import { startTracing, stopTracing } from '../platform/tracing';
-import { createWorker } from './worker';
+import { adoptFirstVersion, createWorker } from './worker';
 import { ensureCallReconcilerSchedule } from '../services/calls';
 import { ensureRetentionSweepSchedule } from '../services/privacy-schedule';
 import { ensureRecordingRetentionSchedule } from '../services/recordings';
@@ -40,7 +40,6 @@ async function main(): Promise<void> {
   await ensureRecordingRetentionSchedule(client);
   await ensureRetentionSweepSchedule(client);
   await ensureAuditRetentionSchedule(client);
-  await client.connection.close();
   const worker = await createWorker();
   let metricsServer: http.Server | undefined;
   if (cfg.metricsWorkerPort !== undefined) {
@@ -61,7 +60,10 @@ async function main(): Promise<void> {
     logger.info(`worker metrics on :${cfg.metricsWorkerPort}/metrics`);
   }
   logger.info('worker running', { taskQueue: cfg.taskQueue, namespace: cfg.temporalNamespace });
-  await worker.run(); // resolves after SIGINT/SIGTERM (the runtime's shutdown signals), once drained
+  const running = worker.run(); // resolves after SIGINT/SIGTERM (the runtime's shutdown signals), once drained
+  await adoptFirstVersion(client); // versioned workers only (SVC_WORKER_VERSIONING)
+  await client.connection.close();
+  await running;
   metricsServer?.close();
   await disconnectStore();
   await stopTracing(); // the spans still queued

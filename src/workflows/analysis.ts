@@ -13,7 +13,8 @@
  * ids derived from it; a worker killed during the model request is noticed by the heartbeat (10 s) and
  * the request retried; the usage of each request is keyed by analysis id and request number.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as analysis from '../activities/analysis';
 import type { AnalysisAnswer, AnalysisOutcome, AnalysisWorkflowInput } from '../shared/analysis';
 import { JUDGE_RETRY, UNTIL_DONE } from './retry';
@@ -52,3 +53,6 @@ function innermostMessage(err: unknown): string {
     e = (e as { cause: unknown }).cause;
   return e instanceof Error ? e.message : String(e);
 }
+
+// Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), callAnalysisWorkflow);

@@ -6,7 +6,8 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as auditActivities from '../activities/audit';
 import { AUDIT_RETENTION_MAX_BATCHES, type AuditRetentionInput } from '../shared/audit';
 import { UNTIL_DONE } from './retry';
@@ -31,3 +32,6 @@ export async function auditRetentionWorkflow(
   }
   return { deleted, batches };
 }
+
+// Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), auditRetentionWorkflow);

@@ -30,7 +30,8 @@
  * handlers over a `BulkCallSession` (src/workflows/bulk-call-session.ts: the state, the steps of the main
  * loop, the store writer), `allHandlersFinished` before continue-as-new and before the end.
  */
-import { continueAsNew, setHandler } from '@temporalio/workflow';
+import { continueAsNew, setHandler, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import {
   cancelUpdate,
   callFinishedSignal,
@@ -58,3 +59,6 @@ export async function bulkCallWorkflow(input: BulkCallWorkflowInput): Promise<Bu
   if ((await session.run()) === 'continue-as-new') await continueAsNew<typeof bulkCallWorkflow>(await session.drain());
   return session.finished();
 }
+
+// Worker Versioning (src/shared/deployments.ts): Runs for hours: moves to the current version at its next task, so its changes are patch gates; later pages (continue-as-new) start on the current version.
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), bulkCallWorkflow);

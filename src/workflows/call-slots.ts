@@ -33,7 +33,9 @@ import {
   setHandler,
   sleep,
   workflowInfo,
+  setWorkflowOptions,
 } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as slotActivities from '../activities/call-slots';
 import {
   CALL_SLOTS_AUDIT_MS,
@@ -267,3 +269,6 @@ export async function callSlotsWorkflow(input: CallSlotsInput): Promise<void> {
     }
   }
 }
+
+// Worker Versioning (src/shared/deployments.ts): Never ends: moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), callSlotsWorkflow);

@@ -6,7 +6,8 @@
  * `call-reconciler` (src/services/calls.ts `ensureCallReconcilerSchedule`, overlap policy SKIP); all the work is
  * the idempotent `reconcileCalls` activity (src/activities/calls.ts).
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as calls from '../activities/calls';
 import type { CallReconcilerInput } from '../shared/calls';
 import { PASS_RETRY } from './retry';
@@ -17,3 +18,6 @@ const { reconcileCalls } = proxyActivities<typeof calls>({ startToCloseTimeout: 
 export async function callReconcilerWorkflow(input: CallReconcilerInput): Promise<{ reconciled: number }> {
   return await reconcileCalls(input);
 }
+
+// Worker Versioning (src/shared/deployments.ts): Short and periodic: moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), callReconcilerWorkflow);

@@ -36,7 +36,9 @@
  *   sent again (metered once: usage rows are keyed by run and activity id), transcript rows are
  *   insert-if-absent.
  */
-import { continueAsNew, setHandler } from '@temporalio/workflow';
+import { continueAsNew, patched, setHandler, setWorkflowOptions, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
+import { PATCHES } from '../shared/deployments';
 import {
   advanceClockUpdate,
   answerUpdate,
@@ -123,5 +125,14 @@ export async function callWorkflow(input: CallWorkflowInput): Promise<CallState>
   call.attendRoom();
   if (!input.continuation) await call.ring();
   if (await call.talk()) return await continueAsNew<CallWorkflow>(await call.continuation());
-  return await call.finish();
+  const final = await call.finish();
+  if (patched(PATCHES.callFinishedOnMemo)) {
+    // The deployment version that finished the call, for operators (Web UI, describe): null when unversioned.
+    const v = workflowInfo().currentDeploymentVersion;
+    upsertMemo({ deployment_version: v?.deploymentName ? `${v.deploymentName}:${v.buildId}` : null });
+  }
+  return final;
 }
+
+// Worker Versioning (src/shared/deployments.ts): A call finishes on the version it started on (bounded by its max duration): its code needs no gate.
+setWorkflowOptions(versioningBehavior('PINNED'), callWorkflow);

@@ -273,10 +273,15 @@ export class ConversationSession {
     return condition(() => this.activity !== before || this.shouldContinueAsNew(), IDLE_CLOSE_MS);
   }
 
-  /** Temporal suggests a continue-as-new, or the history reached the input's `continueAsNewAtHistoryLength`. */
+  /**
+   * Temporal suggests a continue-as-new, or the history reached the input's `continueAsNewAtHistoryLength`,
+   * or (versioned workers) the deployment's current version is no longer the one this pinned run is on:
+   * the next run then starts on the current version (`continueAsNewOptions`).
+   */
   shouldContinueAsNew(): boolean {
     return (
       workflowInfo().continueAsNewSuggested ||
+      workflowInfo().targetWorkerDeploymentVersionChanged ||
       (this.input.continueAsNewAtHistoryLength !== undefined &&
         workflowInfo().historyLength >= this.input.continueAsNewAtHistoryLength)
     );

@@ -18,7 +18,8 @@
  * its handlers and queue are done, carrying its state; it ends after `IDLE_CLOSE_MS` without activity, and
  * the next message starts a fresh run that loads its state from the store.
  */
-import { continueAsNew, setHandler } from '@temporalio/workflow';
+import { makeContinueAsNewFunc, setHandler, setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import {
   conversationStateQuery,
   inboundSignal,
@@ -53,7 +54,18 @@ export async function conversationWorkflow(input: ConversationWorkflowInput): Pr
 
   for (;;) {
     const woke = await session.waitForActivity();
-    if (session.shouldContinueAsNew()) await continueAsNew<ConversationWorkflow>(await session.drain());
+    if (session.shouldContinueAsNew()) {
+      // A pinned run whose deployment moved on: its next run starts on the current version (Worker Versioning's
+      // upgrade on continue-as-new), then stays pinned there.
+      const upgrade = workflowInfo().targetWorkerDeploymentVersionChanged;
+      const next = makeContinueAsNewFunc<ConversationWorkflow>(
+        upgrade ? { initialVersioningBehavior: 'AUTO_UPGRADE' } : {},
+      );
+      await next(await session.drain());
+    }
     if (!woke && session.idle()) return;
   }
 }
+
+// Worker Versioning (src/shared/deployments.ts): Pinned; moves to a new current version by continuing as new between messages (`shouldContinueAsNew`).
+setWorkflowOptions(versioningBehavior('PINNED'), conversationWorkflow);

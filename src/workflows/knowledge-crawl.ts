@@ -16,7 +16,8 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { continueAsNew, proxyActivities } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as crawl from '../activities/knowledge-crawl';
 import {
   CRAWL_PARALLEL_PAGES,
@@ -108,3 +109,6 @@ export async function knowledgeCrawlWorkflow(input: KnowledgeCrawlInput): Promis
 function progressOf(state: CrawlState) {
   return { found: state.found.length, fetched: state.fetched, failed: state.failed, failures: state.failures };
 }
+
+// Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task (and continues as new in pages); changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), knowledgeCrawlWorkflow);

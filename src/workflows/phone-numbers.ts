@@ -12,7 +12,8 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as numbers from '../activities/phone-numbers';
 import type { ProvisionNumberInput, ProvisionOutcome } from '../shared/phone-numbers';
 import { UNTIL_DONE_UNLESS_REFUSED } from './retry';
@@ -26,3 +27,6 @@ const { provisionNumber } = proxyActivities<typeof numbers>({
 export async function phoneNumberProvisionWorkflow(input: ProvisionNumberInput): Promise<ProvisionOutcome> {
   return await provisionNumber(input);
 }
+
+// Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), phoneNumberProvisionWorkflow);

@@ -12,7 +12,8 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, workflowInfo, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as privacyActivities from '../activities/privacy';
 import {
   addCounts,
@@ -100,3 +101,7 @@ export async function erasureWorkflow(input: ErasureInput): Promise<{ counts: Er
   await store.recordErasure({ erasureId: input.erasureId, counts, completed: true, nowMs: Date.now() });
   return { counts };
 }
+
+// Worker Versioning (src/shared/deployments.ts): Move to the current version at their next task (and continue as new in pages); changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), retentionSweepWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), erasureWorkflow);

@@ -11,7 +11,8 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as recordingActivities from '../activities/recordings';
 import { newId } from '../shared/ids';
 import type { RecordingRetentionInput, RecordingWorkflowInput, RecordingWorkflowResult } from '../shared/recordings';
@@ -52,3 +53,7 @@ export async function recordingWorkflow(input: RecordingWorkflowInput): Promise<
 export async function recordingRetentionWorkflow(input: RecordingRetentionInput): Promise<{ deleted: number }> {
   return await store.expireRecordings(input);
 }
+
+// Worker Versioning (src/shared/deployments.ts): Moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), recordingWorkflow);
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), recordingRetentionWorkflow);

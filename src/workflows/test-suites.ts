@@ -14,7 +14,14 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { executeChild, isCancellation, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
+import {
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  setWorkflowOptions,
+} from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as testSuites from '../activities/test-suites';
 import { CALL_WORKFLOW, type CallWorkflow } from '../shared/calls';
 import { searchAttributeKeys } from '../shared/search-attributes';
@@ -136,3 +143,6 @@ function innermostMessage(err: unknown): string {
     e = (e as { cause: unknown }).cause;
   return e instanceof Error ? e.message : String(e);
 }
+
+// Worker Versioning (src/shared/deployments.ts): Minutes long, waiting on its child calls: finishes on the version it started on.
+setWorkflowOptions(versioningBehavior('PINNED'), testSuiteRunWorkflow);

@@ -17,7 +17,8 @@
  *
  * Deterministic: imports only `@temporalio/workflow`, types, and pure helpers.
  */
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities, setWorkflowOptions } from '@temporalio/workflow';
+import { versioningBehavior } from './versioning';
 import type * as webhooks from '../activities/webhooks';
 import { newId } from '../shared/ids';
 import { ENDPOINT_GONE, type WebhookDeliveryInput, type WebhookDeliveryResult } from '../shared/webhooks';
@@ -57,3 +58,6 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     return { deliveryId: input.deliveryId, status: 'failed', reason };
   }
 }
+
+// Worker Versioning (src/shared/deployments.ts): Retries for up to 3 days: moves to the current version at its next task; changes gated with a patch (src/shared/deployments.ts).
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), webhookDeliveryWorkflow);

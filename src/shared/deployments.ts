@@ -1,0 +1,29 @@
+/**
+ * Worker Deployment versioning contracts (https://docs.temporal.io/worker-versioning), bundle-safe: the
+ * default deployment name, and the `patched()` ids of workflow changes, each naming the deployment
+ * version that introduced it (the first one whose workers run the new code). A gate stays until no open
+ * run of its workflow can have started before that version (README, "Rolling deploys").
+ *
+ * What each workflow kind does across a deploy (its `versioningBehavior`, set next to the workflow):
+ * - PINNED, finishing on the version it started on: `callWorkflow` (bounded by its max duration),
+ *   `conversationWorkflow` (moves to the new version by continuing as new between messages once Temporal
+ *   says the deployment's current version changed), `testSuiteRunWorkflow` (minutes).
+ * - AUTO_UPGRADE, moving to the current version at their next workflow task, so every change to their
+ *   command sequence is gated with `patched(<id below>)` or waits for a continue-as-new: the campaign
+ *   (`bulkCallWorkflow`, continues as new per page), `callSlotsWorkflow` (never ends), webhook deliveries
+ *   (up to 3 days of retries), and the short or periodic ones (recordings, analysis, privacy, audit,
+ *   reconciler, phone number provisioning, knowledge crawls).
+ */
+
+/** The deployment name when `SVC_DEPLOYMENT_NAME` is unset (no `.` or `:`: Temporal joins name and build id with them). */
+export const DEFAULT_DEPLOYMENT_NAME = 'svc-assistant';
+
+/** `patched()` ids, each `<deployment name>@<package version>:<change>`: the version that brought the change. */
+export const PATCHES = {
+  /**
+   * `callWorkflow` records, in the run's memo, the deployment version that finished the call
+   * (`deployment_version`, `name:build-id`, null when workers are unversioned). Calls started before
+   * 0.2.0 (their histories have no marker) finish without it.
+   */
+  callFinishedOnMemo: 'svc-assistant@0.2.0:call-finished-on-memo',
+} as const;
