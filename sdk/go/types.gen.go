@@ -1197,6 +1197,12 @@ const (
 	SquadVersionObjectSquadVersion SquadVersionObject = "squad_version"
 )
 
+// Defines values for SquadVersionConfigMembersItemVoiceChange.
+const (
+	SquadVersionConfigMembersItemVoiceChangeAnnounced SquadVersionConfigMembersItemVoiceChange = "announced"
+	SquadVersionConfigMembersItemVoiceChangeSeamless  SquadVersionConfigMembersItemVoiceChange = "seamless"
+)
+
 // Defines values for SquadVersionConfigMembersItemHandoffsItemContext0.
 const (
 	SquadVersionConfigMembersItemHandoffsItemContext0All     SquadVersionConfigMembersItemHandoffsItemContext0 = "all"
@@ -5465,7 +5471,13 @@ type SquadVersionConfigMembersItem struct {
 
 	// Version A pinned version of the agent; null: the agent's version when a call starts.
 	Version *int `json:"version"`
+
+	// VoiceChange On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).
+	VoiceChange SquadVersionConfigMembersItemVoiceChange `json:"voice_change"`
 }
+
+// SquadVersionConfigMembersItemVoiceChange On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).
+type SquadVersionConfigMembersItemVoiceChange string
 
 // SquadVersionConfigMembersItemHandoffsItem defines model for SquadVersionConfigMembersItemHandoffsItem.
 type SquadVersionConfigMembersItemHandoffsItem struct {

@@ -11,7 +11,13 @@
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { executeChild, isCancellation, ParentClosePolicy, proxyActivities } from '@temporalio/workflow';
+import {
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  proxyActivities,
+  setWorkflowOptions,
+} from '@temporalio/workflow';
 import type * as replays from '../activities/replays';
 import {
   REPLAY_CALL_WORKFLOW,
@@ -24,6 +30,7 @@ import {
   type ReplayOutcome,
 } from '../shared/replays';
 import { JUDGE_RETRY } from './retry';
+import { versioningBehavior } from './versioning';
 
 /** Store writes: retried until they succeed. */
 const store = proxyActivities<typeof replays>({
@@ -93,3 +100,6 @@ function innermostMessage(err: unknown): string {
     e = (e as { cause: unknown }).cause;
   return e instanceof Error ? e.message : String(e);
 }
+
+setWorkflowOptions(versioningBehavior('AUTO_UPGRADE'), replayWorkflow);
+setWorkflowOptions(versioningBehavior('PINNED'), replayCallWorkflow);

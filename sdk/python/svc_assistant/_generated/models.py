@@ -11063,6 +11063,12 @@ class SquadVersionConfigMembersItem(BaseModel):
     ]
     description: str | None
     handoffs: list[SquadVersionConfigMembersItemHandoffsItem]
+    voice_change: Annotated[
+        Literal['seamless', 'announced'],
+        Field(
+            description='On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).'
+        ),
+    ]
 
 
 class ReplayCallsItemSummary(BaseModel):

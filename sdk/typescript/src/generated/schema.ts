@@ -4685,6 +4685,11 @@ export interface components {
             version: number | null;
             description: string | null;
             handoffs: components["schemas"]["SquadVersionConfigMembersItemHandoffsItem"][];
+            /**
+             * @description On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).
+             * @enum {string}
+             */
+            voice_change: "seamless" | "announced";
         };
         FormFieldsItem: {
             key: string;
