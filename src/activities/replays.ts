@@ -7,10 +7,10 @@
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { forkedCallId } from '../models/replays';
+import { forkedCallId, ReplayCall, replayCallId, type ReplayCallSummary } from '../models/replays';
 import type { CallWorkflowInput } from '../shared/calls';
 import type { ReplayCallOutcome, ReplayMode } from '../shared/replays';
-import { awaitForkedAnalysis, forkedCallInput, summarizeForkedCall } from '../services/replay-forks';
+import { awaitForkedAnalysis, forkedCallInput, judgedForkSummary, summarizeForkedCall } from '../services/replay-forks';
 import {
   completeReplay,
   REPLAY_AGENT_MISSING,
@@ -58,7 +58,7 @@ export async function recordReplayCall(args: {
     args.status !== 'completed'
       ? null
       : args.mode === 'fork'
-        ? await summarizeForkedCall(args.callId, forkedCallId(args.replayId, args.callId, args.index))
+        ? await forkSummaryOf(args.replayId, args.callId, args.index)
         : await summarizeReplayCall(args.replayId, args.callId);
   await saveReplayCall(args.replayId, args.callId, args.index, { status: args.status, summary, error: args.error });
 }
@@ -85,18 +85,37 @@ export async function startForkedCall(args: {
 
 /**
  * Compares forked call `forkedCallId` with recorded call `callId` once it has ended: waits (heartbeating)
- * for its analysis when it gets one, then summarizes (src/services/replay-forks.ts).
+ * for its analysis when it gets one, summarizes, and with the replay's rubric asks the test-suite judge of
+ * both calls (src/services/replay-forks.ts `judgedForkSummary`); keeps the summary in the call's row.
  * @returns the call's outcome: `completed`, its assistant turns, `changed` 1 when anything changed
  */
 export async function compareForkedCall(args: {
   replayId: string;
   callId: string;
+  index: number;
   forkedCallId: string;
 }): Promise<ReplayCallOutcome> {
   const ctx = Context.current();
   await awaitForkedAnalysis(args.forkedCallId, () => ctx.heartbeat());
-  const summary = await summarizeForkedCall(args.callId, args.forkedCallId);
+  const beat = setInterval(() => ctx.heartbeat(), 1_000);
+  let summary: ReplayCallSummary;
+  try {
+    summary = await judgedForkSummary(args.replayId, args.callId, args.forkedCallId, ctx.cancellationSignal);
+  } finally {
+    clearInterval(beat);
+  }
+  await saveReplayCall(args.replayId, args.callId, args.index, { status: 'running', summary });
   return { status: 'completed', turns: summary.turns, changed: summary.fork?.changed ? 1 : 0 };
+}
+
+/**
+ * A forked call's stored summary (`compareForkedCall` keeps it in the call's row, with the judge's
+ * verdicts), else one made now (the forked call's comparison without the judge).
+ */
+async function forkSummaryOf(replayId: string, callId: string, index: number): Promise<ReplayCallSummary> {
+  const row = await ReplayCall.findById(replayCallId(replayId, callId), { summary_json: 1 }).lean();
+  if (row?.summary_json) return JSON.parse(row.summary_json) as ReplayCallSummary;
+  return summarizeForkedCall(callId, forkedCallId(replayId, callId, index));
 }
 
 /** Completes the replay once and emits `replay.completed`. */

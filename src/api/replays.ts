@@ -86,7 +86,9 @@ export const createReplaySchema = z.strictObject({
     .min(1)
     .max(REPLAY_LIMITS.rubricChars)
     .optional()
-    .describe('What counts as a changed turn, for the comparer model; default: a different action or fact.'),
+    .describe(
+      "`turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`); absent: no judge.",
+    ),
 });
 
 const tag = 'Replays';

@@ -129,6 +129,14 @@ export interface ForkSummary {
   end_reason: { original: string | null; forked: string | null };
   tool_results: { recorded: number; generated: number };
   verdict: { original: string | null; forked: string | null };
+  /** With the replay's `rubric`: the test-suite judge's verdict and score of each call; absent without one. */
+  judge?: { original: JudgeSide | null; forked: JudgeSide | null };
+}
+
+/** One call's verdict by the test-suite judge (null: its answer never validated). */
+export interface JudgeSide {
+  verdict: 'pass' | 'fail';
+  score: number;
 }
 
 /**
@@ -158,6 +166,11 @@ const ForkObject = z
     verdict: pair(z.enum(['pass', 'fail']).nullable()).describe(
       "The analysis plan's success verdict of each call; null without one.",
     ),
+    judge: pair(z.object({ verdict: z.enum(['pass', 'fail']), score: z.number().int() }).nullable())
+      .optional()
+      .describe(
+        "With the replay's `rubric`: the test-suite judge's verdict and score (0–100) of each call; null when its answer never validated.",
+      ),
   })
   .describe('`fork` mode: the forked call and what changed.');
 

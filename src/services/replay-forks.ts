@@ -19,7 +19,7 @@
  */
 import { findLiveAgent } from '../models/agents';
 import { Call, CallTurn } from '../models/calls';
-import { forkedCallId, Replay, type ForkSummary, type ReplayCallSummary } from '../models/replays';
+import { forkedCallId, Replay, type ForkSummary, type JudgeSide, type ReplayCallSummary } from '../models/replays';
 import { config } from '../config';
 import { modelCost } from '../pricing/costs';
 import { PERSONA_LIMITS, type CallWorkflowInput } from '../shared/calls';
@@ -29,7 +29,7 @@ import { aiDisclosureEnabled } from './ai-disclosure';
 import { newCallInput } from './calls';
 import { callTokens } from './costs';
 import { missingNames, REPLAY_AGENT_MISSING, verdictOf } from './replays';
-import { SCENARIO_CALL_TO } from './test-suites';
+import { askJudge, SCENARIO_CALL_TO } from './test-suites';
 
 /** Caller turns a forked call may take beyond the recorded caller's. */
 const EXTRA_TURNS = 5;
@@ -204,5 +204,56 @@ export async function summarizeForkedCall(callId: string, forkedId: string): Pro
     tokens: { original: tokens(usedBefore), replayed: tokens(usedAfter) },
     cost_micros: { original: modelCost(config().prices, usedBefore), replayed: modelCost(config().prices, usedAfter) },
     fork,
+  };
+}
+
+/**
+ * The test-suite judge's verdict of call `callId` (src/services/test-suites.ts `askJudge`) by `rubric`,
+ * the caller's persona and goal those of the fork (`forkPersona`): asked once more with the problems of
+ * an invalid answer; null when it never answers validly.
+ */
+async function judgeSide(
+  callId: string,
+  seed: { persona: string; goal: string },
+  rubric: string,
+  signal?: AbortSignal,
+): Promise<JudgeSide | null> {
+  const scenario = { name: 'replay', ...seed, rubric };
+  let answer = await askJudge({ callId, scenario, request: 1, signal });
+  if (!answer.ok)
+    answer = await askJudge({
+      callId,
+      scenario,
+      request: 2,
+      previous: { text: answer.text, errors: answer.errors },
+      signal,
+    });
+  return answer.ok ? { verdict: answer.verdict.verdict, score: answer.verdict.score } : null;
+}
+
+/**
+ * The forked call's summary (`summarizeForkedCall`) with, when replay `replayId` has a `rubric`, the
+ * test-suite judge's verdict of the recorded call and of the forked one (`fork.judge`; two verdicts that
+ * differ make the call changed).
+ */
+export async function judgedForkSummary(
+  replayId: string,
+  callId: string,
+  forkedId: string,
+  signal?: AbortSignal,
+): Promise<ReplayCallSummary> {
+  const summary = await summarizeForkedCall(callId, forkedId);
+  const replay = await Replay.findById(replayId, { rubric: 1 }).lean();
+  if (!replay?.rubric || !summary.fork) return summary;
+  const call = await Call.findById(callId, { analysis_json: 1 }).lean();
+  const seed = forkPersona((await recordedCall(callId)).callerLines, call?.analysis_json);
+  const [original, forked] = [
+    await judgeSide(callId, seed, replay.rubric, signal),
+    await judgeSide(forkedId, seed, replay.rubric, signal),
+  ];
+  const differ = original !== null && forked !== null && original.verdict !== forked.verdict;
+  return {
+    ...summary,
+    fork: { ...summary.fork, changed: summary.fork.changed || differ, judge: { original, forked } },
   };
 }

@@ -120,7 +120,12 @@ async function forkCall(input: ReplayCallInput): Promise<ReplayCallOutcome> {
       { key: searchAttributeKeys.Livemode, value: call.livemode },
     ],
   });
-  return await compare.compareForkedCall({ replayId: input.replayId, callId: input.callId, forkedCallId: call.callId });
+  return await compare.compareForkedCall({
+    replayId: input.replayId,
+    callId: input.callId,
+    index: input.index,
+    forkedCallId: call.callId,
+  });
 }
 
 /** The innermost cause's message of a failure (an activity failure's cause is the activity's error). */

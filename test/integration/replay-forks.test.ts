@@ -5,7 +5,7 @@
  * loopback tool server. Four recorded test calls (three with a tool call), then the tool server changes
  * its answer: a fork replay from turn 2 plays each call again as a test-mode call that reaches its end,
  * the recorded results are served for the same arguments, a new argument gets a made-up result marked
- * `generated`, and the tool server gets no request. Bad input: `from_turn` without `fork`, `fork` live.
+ * `generated`, the tool server gets no request, and the judge gives each call's verdict by the rubric. Bad input: `from_turn` without `fork`, `fork` live.
  */
 import { expect } from 'chai';
 import { CallTurn } from '../../src/models/calls';
@@ -63,7 +63,7 @@ describe('fork replays of recorded calls: persona callers, mocked tools', functi
   it('each call reaches its end with the recorded tool results served; the tool server gets no request', async () => {
     const created = await request('POST', `/v1/agents/${t.agentId}/replays`, {
       key: t.testKey,
-      body: { version: draft, mode: 'fork', from_turn: 2, call_ids: callIds },
+      body: { version: draft, mode: 'fork', from_turn: 2, call_ids: callIds, rubric: 'The assistant answers.' },
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(200);
     expect(created.body).to.include({ mode: 'fork', from_turn: 2, status: 'running' });
@@ -84,6 +84,9 @@ describe('fork replays of recorded calls: persona callers, mocked tools', functi
       expect(c.summary.fork).to.include({ call_id: c.forked_call_id });
       expect(c.summary.fork.status).to.deep.equal({ original: 'completed', forked: 'completed' });
       expect(c.summary.turns, `call ${i} answered`).to.be.greaterThan(0);
+      // The test-suite judge by the replay's rubric, of both calls (the loopback judge passes with 90).
+      const passed = { verdict: 'pass', score: 90 };
+      expect(c.summary.fork.judge).to.deep.equal({ original: passed, forked: passed });
       expect(c.summary.tokens.replayed.prompt).to.be.greaterThan(0);
       const forked = await waitForCall(t.testKey, c.forked_call_id, undefined, 10_000);
       expect(forked).to.include({ status: 'completed', agent_id: t.agentId });
