@@ -1382,6 +1382,17 @@ class ContactDeleted(BaseModel):
     ]
 
 
+class FromTurn(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description='`fork` mode: the first caller line the persona says (1-based); null in `turn` mode.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class AgentVersion5(RootModel[int]):
     root: Annotated[
         int,
@@ -3442,6 +3453,38 @@ class ReplayCallsItemSummaryTokensReplayed(BaseModel):
     completion: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
 
 
+class ReplayCallsItemSummaryForkStatus(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original: str
+    forked: str
+
+
+class ReplayCallsItemSummaryForkEndReason(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original: str | None
+    forked: str | None
+
+
+class ReplayCallsItemSummaryForkToolResults(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    recorded: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    generated: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class ReplayCallsItemSummaryForkVerdict(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original: Literal['pass', 'fail'] | None
+    forked: Literal['pass', 'fail'] | None
+
+
 class ReplayCallsItemTurnsItemOriginalToolCallsItem(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -3456,6 +3499,22 @@ class ReplayCallsItemTurnsItemReplayedToolCallsItem(BaseModel):
     )
     name: str
     arguments: Annotated[str, Field(description='JSON text.')]
+
+
+class ReplayCallsItemSummaryForkJudgeOriginal(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    verdict: Literal['pass', 'fail']
+    score: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+
+
+class ReplayCallsItemSummaryForkJudgeForked(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    verdict: Literal['pass', 'fail']
+    score: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
 
 
 class TwilioInboundMessageErrorDetail(BaseModel):
@@ -8753,6 +8812,14 @@ class ReplayCallsItemTurnsItemReplayed(BaseModel):
     tool_calls: list[ReplayCallsItemTurnsItemReplayedToolCallsItem]
 
 
+class ReplayCallsItemSummaryForkJudge(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original: ReplayCallsItemSummaryForkJudgeOriginal | None
+    forked: ReplayCallsItemSummaryForkJudgeForked | None
+
+
 class TwilioInboundMessageError(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -10770,27 +10837,6 @@ class SquadMembersItem(BaseModel):
     handoffs: list[SquadMembersItemHandoffsItem]
 
 
-class ReplayCallsItemSummary(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    turns: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
-    turns_changed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
-    tool_calls: Annotated[
-        ReplayCallsItemSummaryToolCalls,
-        Field(
-            description='Tools the replayed turns called that the recorded ones did not, and those no longer called.'
-        ),
-    ]
-    transfer: Annotated[
-        ReplayCallsItemSummaryTransfer,
-        Field(description='Whether `transfer_call` was called.'),
-    ]
-    length: ReplayCallsItemSummaryLength
-    tokens: ReplayCallsItemSummaryTokens
-    cost_micros: ReplayCallsItemSummaryCostMicros
-
-
 class ReplayCallsItemTurnsItem(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -10804,6 +10850,41 @@ class ReplayCallsItemTurnsItem(BaseModel):
     changed: bool
     basis: Literal['same', 'tool_calls', 'judged']
     explanation: str | None
+
+
+class ReplayCallsItemSummaryFork(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    call_id: Annotated[
+        str, Field(description='The forked test-mode call (`GET /v1/calls/{id}`).')
+    ]
+    changed: Annotated[
+        bool,
+        Field(
+            description='Tool calls, the transfer, the status or end reason, or the analysis verdict differ.'
+        ),
+    ]
+    status: ReplayCallsItemSummaryForkStatus
+    end_reason: ReplayCallsItemSummaryForkEndReason
+    tool_results: Annotated[
+        ReplayCallsItemSummaryForkToolResults,
+        Field(
+            description="The forked call's tool calls answered by a recorded result, and by a model's made-up one."
+        ),
+    ]
+    verdict: Annotated[
+        ReplayCallsItemSummaryForkVerdict,
+        Field(
+            description="The analysis plan's success verdict of each call; null without one."
+        ),
+    ]
+    judge: Annotated[
+        ReplayCallsItemSummaryForkJudge | None,
+        Field(
+            description="With the replay's `rubric`: the test-suite judge's verdict and score (0–100) of each call; null when its answer never validated."
+        ),
+    ] = None
 
 
 class Usage(BaseModel):
@@ -11255,27 +11336,6 @@ class CallList(BaseModel):
     url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
 
 
-class ReplayCallsItem(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    call_id: str
-    status: Literal['pending', 'running', 'completed', 'errored', 'skipped']
-    changed: Annotated[
-        bool | None,
-        Field(description='Whether any replayed turn changed; null until replayed.'),
-    ]
-    erased: Annotated[
-        bool,
-        Field(
-            description="The recorded call's text was erased or expired since: its turns are no longer shown."
-        ),
-    ]
-    summary: ReplayCallsItemSummary | None
-    error: str | None
-    turns: list[ReplayCallsItemTurnsItem]
-
-
 class CallEventData(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -11283,40 +11343,29 @@ class CallEventData(BaseModel):
     object: Call
 
 
-class Replay(BaseModel):
+class ReplayCallsItemSummary(BaseModel):
     model_config = ConfigDict(
         extra='allow',
     )
-    id: Annotated[str, Field(examples=['rpl_01jd5x2v7c0000000000000000'])]
-    object: Literal['replay']
-    livemode: bool
-    agent_id: str
-    version: Annotated[
-        int,
+    turns: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    turns_changed: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    tool_calls: Annotated[
+        ReplayCallsItemSummaryToolCalls,
         Field(
-            description='The agent version replayed.',
-            ge=-9007199254740991,
-            le=9007199254740991,
+            description='Tools the replayed turns called that the recorded ones did not, and those no longer called.'
         ),
     ]
-    mode: Literal['turn']
-    rubric: Annotated[
-        str | None,
-        Field(description='What counts as a changed turn; null: the default rubric.'),
+    transfer: Annotated[
+        ReplayCallsItemSummaryTransfer,
+        Field(description='Whether `transfer_call` was called.'),
     ]
-    status: Literal['running', 'completed']
-    progress: ReplayProgress
-    totals: ReplayTotals
-    calls: list[ReplayCallsItem]
-    created: Annotated[
-        int,
-        Field(
-            description='Unix time in seconds.',
-            ge=-9007199254740991,
-            le=9007199254740991,
-        ),
-    ]
-    completed_at: CompletedAt | None
+    length: ReplayCallsItemSummaryLength
+    tokens: ReplayCallsItemSummaryTokens
+    cost_micros: ReplayCallsItemSummaryCostMicros
+    fork: Annotated[
+        ReplayCallsItemSummaryFork | None,
+        Field(description='`fork` mode: the forked call and what changed.'),
+    ] = None
 
 
 class CallEvent(BaseModel):
@@ -11353,6 +11402,75 @@ class CallEvent(BaseModel):
     ] = None
     type: Literal['call.scheduled', 'call.started', 'call.ended', 'call.transferred', 'call.transfer_failed', 'call.handed_off', 'call.analyzed']
     data: CallEventData
+
+
+class ReplayCallsItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    call_id: str
+    forked_call_id: Annotated[
+        str | None,
+        Field(
+            description='`fork` mode: the test-mode call that plays this call again (once started); null in `turn` mode.'
+        ),
+    ]
+    status: Literal['pending', 'running', 'completed', 'errored', 'skipped']
+    changed: Annotated[
+        bool | None,
+        Field(description='Whether any replayed turn changed; null until replayed.'),
+    ]
+    erased: Annotated[
+        bool,
+        Field(
+            description="The recorded call's text was erased or expired since: its turns are no longer shown."
+        ),
+    ]
+    summary: ReplayCallsItemSummary | None
+    error: str | None
+    turns: list[ReplayCallsItemTurnsItem]
+
+
+class Replay(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    id: Annotated[str, Field(examples=['rpl_01jd5x2v7c0000000000000000'])]
+    object: Literal['replay']
+    livemode: bool
+    agent_id: str
+    version: Annotated[
+        int,
+        Field(
+            description='The agent version replayed.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    mode: Literal['turn', 'fork']
+    rubric: Annotated[
+        str | None,
+        Field(description='What counts as a changed turn; null: the default rubric.'),
+    ]
+    from_turn: Annotated[
+        FromTurn | None,
+        Field(
+            description='`fork` mode: the first caller line the persona says (1-based); null in `turn` mode.'
+        ),
+    ]
+    status: Literal['running', 'completed']
+    progress: ReplayProgress
+    totals: ReplayTotals
+    calls: list[ReplayCallsItem]
+    created: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    completed_at: CompletedAt | None
 
 
 class ReplayList(BaseModel):
