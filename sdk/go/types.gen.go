@@ -1099,6 +1099,7 @@ const (
 
 // Defines values for ReplayMode.
 const (
+	ReplayModeFork ReplayMode = "fork"
 	ReplayModeTurn ReplayMode = "turn"
 )
 
@@ -1120,6 +1121,30 @@ const (
 	ReplayCallsItemStatusPending   ReplayCallsItemStatus = "pending"
 	ReplayCallsItemStatusRunning   ReplayCallsItemStatus = "running"
 	ReplayCallsItemStatusSkipped   ReplayCallsItemStatus = "skipped"
+)
+
+// Defines values for ReplayCallsItemSummaryForkJudgeForkedVerdict.
+const (
+	ReplayCallsItemSummaryForkJudgeForkedVerdictFail ReplayCallsItemSummaryForkJudgeForkedVerdict = "fail"
+	ReplayCallsItemSummaryForkJudgeForkedVerdictPass ReplayCallsItemSummaryForkJudgeForkedVerdict = "pass"
+)
+
+// Defines values for ReplayCallsItemSummaryForkJudgeOriginalVerdict.
+const (
+	ReplayCallsItemSummaryForkJudgeOriginalVerdictFail ReplayCallsItemSummaryForkJudgeOriginalVerdict = "fail"
+	ReplayCallsItemSummaryForkJudgeOriginalVerdictPass ReplayCallsItemSummaryForkJudgeOriginalVerdict = "pass"
+)
+
+// Defines values for ReplayCallsItemSummaryForkVerdictForked.
+const (
+	ReplayCallsItemSummaryForkVerdictForkedFail ReplayCallsItemSummaryForkVerdictForked = "fail"
+	ReplayCallsItemSummaryForkVerdictForkedPass ReplayCallsItemSummaryForkVerdictForked = "pass"
+)
+
+// Defines values for ReplayCallsItemSummaryForkVerdictOriginal.
+const (
+	ReplayCallsItemSummaryForkVerdictOriginalFail ReplayCallsItemSummaryForkVerdictOriginal = "fail"
+	ReplayCallsItemSummaryForkVerdictOriginalPass ReplayCallsItemSummaryForkVerdictOriginal = "pass"
 )
 
 // Defines values for ReplayCallsItemTurnsItemBasis.
@@ -1634,6 +1659,7 @@ const (
 
 // Defines values for CreateReplayJSONBodyMode.
 const (
+	CreateReplayJSONBodyModeFork CreateReplayJSONBodyMode = "fork"
 	CreateReplayJSONBodyModeTurn CreateReplayJSONBodyMode = "turn"
 )
 
@@ -5005,7 +5031,7 @@ type Redaction struct {
 	Ssn *int `json:"ssn,omitempty"`
 }
 
-// Replay An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it), each compared with what was said.
+// Replay An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it; `fork` mode: each call played again as a test-mode call with a persona caller and mocked tools), each compared with what was said.
 type Replay struct {
 	AgentId string            `json:"agent_id"`
 	Calls   []ReplayCallsItem `json:"calls"`
@@ -5014,7 +5040,10 @@ type Replay struct {
 	CompletedAt *int `json:"completed_at"`
 
 	// Created Unix time in seconds.
-	Created  int            `json:"created"`
+	Created int `json:"created"`
+
+	// FromTurn `fork` mode: the first caller line the persona says (1-based); null in `turn` mode.
+	FromTurn *int           `json:"from_turn"`
 	Id       string         `json:"id"`
 	Livemode bool           `json:"livemode"`
 	Mode     ReplayMode     `json:"mode"`
@@ -5047,11 +5076,14 @@ type ReplayCallsItem struct {
 	Changed *bool `json:"changed"`
 
 	// Erased The recorded call's text was erased or expired since: its turns are no longer shown.
-	Erased  bool                       `json:"erased"`
-	Error   *string                    `json:"error"`
-	Status  ReplayCallsItemStatus      `json:"status"`
-	Summary *ReplayCallsItemSummary    `json:"summary"`
-	Turns   []ReplayCallsItemTurnsItem `json:"turns"`
+	Erased bool    `json:"erased"`
+	Error  *string `json:"error"`
+
+	// ForkedCallId `fork` mode: the test-mode call that plays this call again (once started); null in `turn` mode.
+	ForkedCallId *string                    `json:"forked_call_id"`
+	Status       ReplayCallsItemStatus      `json:"status"`
+	Summary      *ReplayCallsItemSummary    `json:"summary"`
+	Turns        []ReplayCallsItemTurnsItem `json:"turns"`
 }
 
 // ReplayCallsItemStatus defines model for ReplayCallsItem.Status.
@@ -5060,6 +5092,7 @@ type ReplayCallsItemStatus string
 // ReplayCallsItemSummary defines model for ReplayCallsItemSummary.
 type ReplayCallsItemSummary struct {
 	CostMicros   ReplayCallsItemSummaryCostMicros `json:"cost_micros"`
+	Fork         *ReplayCallsItemSummaryFork      `json:"fork,omitempty"`
 	Length       ReplayCallsItemSummaryLength     `json:"length"`
 	Tokens       ReplayCallsItemSummaryTokens     `json:"tokens"`
 	ToolCalls    ReplayCallsItemSummaryToolCalls  `json:"tool_calls"`
@@ -5073,6 +5106,74 @@ type ReplayCallsItemSummaryCostMicros struct {
 	Original *int `json:"original"`
 	Replayed *int `json:"replayed"`
 }
+
+// ReplayCallsItemSummaryFork defines model for ReplayCallsItemSummaryFork.
+type ReplayCallsItemSummaryFork struct {
+	// CallId The forked test-mode call (`GET /v1/calls/{id}`).
+	CallId string `json:"call_id"`
+
+	// Changed Tool calls, the transfer, the status or end reason, or the analysis verdict differ.
+	Changed     bool                                  `json:"changed"`
+	EndReason   ReplayCallsItemSummaryForkEndReason   `json:"end_reason"`
+	Judge       *ReplayCallsItemSummaryForkJudge      `json:"judge,omitempty"`
+	Status      ReplayCallsItemSummaryForkStatus      `json:"status"`
+	ToolResults ReplayCallsItemSummaryForkToolResults `json:"tool_results"`
+	Verdict     ReplayCallsItemSummaryForkVerdict     `json:"verdict"`
+}
+
+// ReplayCallsItemSummaryForkEndReason defines model for ReplayCallsItemSummaryForkEndReason.
+type ReplayCallsItemSummaryForkEndReason struct {
+	Forked   *string `json:"forked"`
+	Original *string `json:"original"`
+}
+
+// ReplayCallsItemSummaryForkJudge defines model for ReplayCallsItemSummaryForkJudge.
+type ReplayCallsItemSummaryForkJudge struct {
+	Forked   *ReplayCallsItemSummaryForkJudgeForked   `json:"forked"`
+	Original *ReplayCallsItemSummaryForkJudgeOriginal `json:"original"`
+}
+
+// ReplayCallsItemSummaryForkJudgeForked defines model for ReplayCallsItemSummaryForkJudgeForked.
+type ReplayCallsItemSummaryForkJudgeForked struct {
+	Score   int                                          `json:"score"`
+	Verdict ReplayCallsItemSummaryForkJudgeForkedVerdict `json:"verdict"`
+}
+
+// ReplayCallsItemSummaryForkJudgeForkedVerdict defines model for ReplayCallsItemSummaryForkJudgeForked.Verdict.
+type ReplayCallsItemSummaryForkJudgeForkedVerdict string
+
+// ReplayCallsItemSummaryForkJudgeOriginal defines model for ReplayCallsItemSummaryForkJudgeOriginal.
+type ReplayCallsItemSummaryForkJudgeOriginal struct {
+	Score   int                                            `json:"score"`
+	Verdict ReplayCallsItemSummaryForkJudgeOriginalVerdict `json:"verdict"`
+}
+
+// ReplayCallsItemSummaryForkJudgeOriginalVerdict defines model for ReplayCallsItemSummaryForkJudgeOriginal.Verdict.
+type ReplayCallsItemSummaryForkJudgeOriginalVerdict string
+
+// ReplayCallsItemSummaryForkStatus defines model for ReplayCallsItemSummaryForkStatus.
+type ReplayCallsItemSummaryForkStatus struct {
+	Forked   string `json:"forked"`
+	Original string `json:"original"`
+}
+
+// ReplayCallsItemSummaryForkToolResults defines model for ReplayCallsItemSummaryForkToolResults.
+type ReplayCallsItemSummaryForkToolResults struct {
+	Generated int `json:"generated"`
+	Recorded  int `json:"recorded"`
+}
+
+// ReplayCallsItemSummaryForkVerdict defines model for ReplayCallsItemSummaryForkVerdict.
+type ReplayCallsItemSummaryForkVerdict struct {
+	Forked   *ReplayCallsItemSummaryForkVerdictForked   `json:"forked"`
+	Original *ReplayCallsItemSummaryForkVerdictOriginal `json:"original"`
+}
+
+// ReplayCallsItemSummaryForkVerdictForked defines model for ReplayCallsItemSummaryForkVerdict.Forked.
+type ReplayCallsItemSummaryForkVerdictForked string
+
+// ReplayCallsItemSummaryForkVerdictOriginal defines model for ReplayCallsItemSummaryForkVerdict.Original.
+type ReplayCallsItemSummaryForkVerdictOriginal string
 
 // ReplayCallsItemSummaryLength defines model for ReplayCallsItemSummaryLength.
 type ReplayCallsItemSummaryLength struct {
@@ -5180,7 +5281,7 @@ type ReplayEventType string
 
 // ReplayEventData defines model for ReplayEventData.
 type ReplayEventData struct {
-	// Object An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it), each compared with what was said.
+	// Object An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it; `fork` mode: each call played again as a test-mode call with a persona caller and mocked tools), each compared with what was said.
 	Object Replay `json:"object"`
 }
 
@@ -6949,10 +7050,13 @@ type CreateReplayJSONBody struct {
 	// Filter Which of the agent's ended calls to replay (newest first, at most 500).
 	Filter *CreateReplayJSONBody_Filter `json:"filter,omitempty"`
 
-	// Mode `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one.
+	// FromTurn `fork` mode only: the first caller line the persona says (default 1: the persona from the start); the recorded lines before it are said as they were.
+	FromTurn *int `json:"from_turn,omitempty"`
+
+	// Mode `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork` (test keys): each call is played again as a new test-mode call of the version, never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else a made-up one), never run.
 	Mode *CreateReplayJSONBodyMode `json:"mode,omitempty"`
 
-	// Rubric What counts as a changed turn, for the comparer model; default: a different action or fact.
+	// Rubric `turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`); absent: no judge.
 	Rubric *string `json:"rubric,omitempty"`
 
 	// Sample Replay only this many of the calls the filter matches, picked at random.

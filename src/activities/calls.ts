@@ -234,6 +234,7 @@ export async function recordTurns(input: RecordTurnsInput): Promise<void> {
         ...(t.backchannel ? { backchannel: true } : {}),
         ...(t.toolCall?.outcome ? { tool_outcome: t.toolCall.outcome } : {}),
         ...(t.toolCall?.reason ? { tool_outcome_reason: t.toolCall.reason } : {}),
+        ...(t.toolCall?.mocked ? { tool_mocked: t.toolCall.mocked } : {}),
         ...(r?.stored() ? { redaction_json: r.stored() } : {}),
         ...(t.latency ? { latency_json: turnLatencyJson(t.latency) } : {}),
         ...(t.agent ? { agent_id: t.agent.id, agent_version: t.agent.version } : {}),

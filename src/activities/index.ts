@@ -58,7 +58,15 @@ export { storeRecording, deleteProviderRecording, emitRecordingReady, expireReco
 export { requestAnalysis, storeAnalysis } from './analysis';
 export { personaTurn } from './simulator';
 export { startScenario, judgeScenario, recordScenarioResult, finishTestSuiteRun } from './test-suites';
-export { beginReplayCall, replayCallTurns, recordReplayCall, finishReplay } from './replays';
+export {
+  beginReplayCall,
+  replayCallTurns,
+  recordReplayCall,
+  finishReplay,
+  startForkedCall,
+  compareForkedCall,
+} from './replays';
+export { generateToolMock } from './tool-mocks';
 export { listRetentionTenants, retentionBatch, resolveErasurePerson, erasureStep, recordErasure } from './privacy';
 export { expireAuditEventsBatch } from './audit';
 export { provisionNumber } from './phone-numbers';

@@ -2,7 +2,7 @@
  * Replays (scopes `agents:read` / `agents:write`): an agent version's answers regenerated on calls the
  * agent already had, judged and compared with what was said (src/services/replays.ts).
  *
- *   POST /v1/agents/{id}/replays               `{version, mode?, call_ids? | filter? + sample?, rubric?}`
+ *   POST /v1/agents/{id}/replays               `{version, mode?, from_turn?, call_ids? | filter? + sample?, rubric?}`
  *   GET  /v1/agents/{id}/replays               the agent's replays, newest first
  *   GET  /v1/agents/{id}/replays/{replay_id}   a replay: progress, per-call summaries and turns, totals
  *
@@ -22,6 +22,7 @@ import { agentVersion } from '../services/agent-versions';
 import { checkLlmQuota } from '../services/quotas';
 import { loadReplay, selectReplayCalls, startReplay } from '../services/replays';
 import { idTime } from '../shared/ids';
+import { PERSONA_LIMITS } from '../shared/calls';
 import { REPLAY_LIMITS, REPLAY_MODES } from '../shared/replays';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
@@ -39,7 +40,16 @@ export const createReplaySchema = z.strictObject({
     .enum(REPLAY_MODES)
     .optional()
     .describe(
-      '`turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one.',
+      "`turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork` (test keys): each call is played again as a new test-mode call of the version, never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else a made-up one), never run.",
+    ),
+  from_turn: z
+    .number()
+    .int()
+    .min(1)
+    .max(PERSONA_LIMITS.maxTurns)
+    .optional()
+    .describe(
+      '`fork` mode only: the first caller line the persona says (default 1: the persona from the start); the recorded lines before it are said as they were.',
     ),
   call_ids: z
     .array(z.string().min(1).max(100))
@@ -76,7 +86,9 @@ export const createReplaySchema = z.strictObject({
     .min(1)
     .max(REPLAY_LIMITS.rubricChars)
     .optional()
-    .describe('What counts as a changed turn, for the comparer model; default: a different action or fact.'),
+    .describe(
+      "`turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`); absent: no judge.",
+    ),
 });
 
 const tag = 'Replays';
@@ -92,7 +104,8 @@ async function pathAgent(req: Request) {
 /**
  * `POST /v1/agents/{id}/replays` → the replay, `running`. 404 for an unknown agent (`id`) or version
  * (`version`); 400 naming `call_ids[i]` (not the agent's, not ended, erased), `call_ids` (given with a
- * filter or a sample), or `filter` (no call matches); 429 `quota_exceeded` past the day's model tokens.
+ * filter or a sample), `filter` (no call matches), `from_turn` (without `fork`) or `mode` (`fork` with a
+ * live key); 429 `quota_exceeded` past the day's model tokens.
  */
 const createReplay = (temporal: Client) =>
   operation({
@@ -103,7 +116,7 @@ const createReplay = (temporal: Client) =>
     tag,
     summary: 'Replay recorded calls against an agent version',
     description:
-      "Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event.",
+      "Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). In `fork` mode (test keys) each call is played again as a new test-mode call (`forked_call_id`) with a persona caller and mocked tools, and compared as a whole (`summary.fork`). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event.",
     scope: 'agents:write',
     body: createReplaySchema,
     example: { version: 3, filter: { created: { gte: 1772400000 } }, sample: 20 },
@@ -111,6 +124,10 @@ const createReplay = (temporal: Client) =>
     handler: async (req, res, { body }) => {
       if (body.call_ids && (body.filter || body.sample !== undefined))
         throw invalidParam('call_ids', '`call_ids` excludes `filter` and `sample`.');
+      if (body.from_turn !== undefined && body.mode !== 'fork')
+        throw invalidParam('from_turn', '`from_turn` is for `fork` mode only.');
+      if (body.mode === 'fork' && req.auth!.livemode)
+        throw invalidParam('mode', '`fork` replays run as test-mode calls: create them with a test key.');
       const prepare = async () => {
         const agent = await pathAgent(req);
         const found = await agentVersion({
@@ -137,6 +154,7 @@ const createReplay = (temporal: Client) =>
             agent_version: body.version,
             mode: body.mode ?? 'turn',
             rubric: body.rubric ?? null,
+            from_turn: body.mode === 'fork' ? (body.from_turn ?? 1) : null,
             selection_json: JSON.stringify({
               call_ids: body.call_ids ?? null,
               filter: body.filter ?? null,

@@ -13,6 +13,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
+import { derivedId, idTime } from '../shared/ids';
 import { REPLAY_CALL_STATUSES, REPLAY_MODES } from '../shared/replays';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, unix } from './wire';
@@ -27,6 +28,8 @@ const replaySchema = new Schema(
     mode: { type: String, enum: REPLAY_MODES, required: true },
     /** The comparer's rubric: what counts as a changed turn; null: the default (src/services/replays.ts). */
     rubric: { type: String, default: null },
+    /** `fork`: the first caller line the persona says (1-based); the recorded lines before it are said as they were. */
+    from_turn: { type: Number, default: null },
     /** How the calls were chosen, JSON (`{call_ids}` or `{filter, sample}`), as the request gave it. */
     selection_json: { type: String, required: true },
     /** The calls replayed, in order (fixed at creation). */
@@ -114,14 +117,69 @@ export interface ReplayCallSummary {
     replayed: { prompt: number; completion: number };
   };
   cost_micros: { original: number | null; replayed: number | null };
+  /** A `fork` replay's call: the forked call and what changed beyond the summary's counts. */
+  fork?: ForkSummary;
 }
+
+/** What a forked call changed against the recorded one (src/services/replay-forks.ts `summarizeForkedCall`). */
+export interface ForkSummary {
+  call_id: string;
+  changed: boolean;
+  status: { original: string; forked: string };
+  end_reason: { original: string | null; forked: string | null };
+  tool_results: { recorded: number; generated: number };
+  verdict: { original: string | null; forked: string | null };
+  /** With the replay's `rubric`: the test-suite judge's verdict and score of each call; absent without one. */
+  judge?: { original: JudgeSide | null; forked: JudgeSide | null };
+}
+
+/** One call's verdict by the test-suite judge (null: its answer never validated). */
+export interface JudgeSide {
+  verdict: 'pass' | 'fail';
+  score: number;
+}
+
+/**
+ * The id of the test-mode call a `fork` replay `replayId` makes of recorded call `callId` (its position
+ * `index`): derived, so a retried activity builds the same call and its workflow runs once.
+ */
+export const forkedCallId = (replayId: string, callId: string, index: number): string =>
+  derivedId('call', idTime(replayId) + index, `${replayId}:${callId}:fork`);
 
 const toolCallObject = z.object({ name: z.string(), arguments: z.string().describe('JSON text.') });
 const side = z.object({ text: z.string().nullable(), tool_calls: z.array(toolCallObject) });
 const tokens = z.object({ prompt: z.number().int(), completion: z.number().int() });
 
+const pair = (inner: z.ZodType) => z.object({ original: inner, forked: inner });
+
+const ForkObject = z
+  .object({
+    call_id: z.string().describe('The forked test-mode call (`GET /v1/calls/{id}`).'),
+    changed: z
+      .boolean()
+      .describe('Tool calls, the transfer, the status or end reason, or the analysis verdict differ.'),
+    status: pair(z.string()),
+    end_reason: pair(z.string().nullable()),
+    tool_results: z
+      .object({ recorded: z.number().int(), generated: z.number().int() })
+      .describe("The forked call's tool calls answered by a recorded result, and by a model's made-up one."),
+    verdict: pair(z.enum(['pass', 'fail']).nullable()).describe(
+      "The analysis plan's success verdict of each call; null without one.",
+    ),
+    judge: pair(z.object({ verdict: z.enum(['pass', 'fail']), score: z.number().int() }).nullable())
+      .optional()
+      .describe(
+        "With the replay's `rubric`: the test-suite judge's verdict and score (0–100) of each call; null when its answer never validated.",
+      ),
+  })
+  .describe('`fork` mode: the forked call and what changed.');
+
 const ReplayCallObject = z.object({
   call_id: z.string(),
+  forked_call_id: z
+    .string()
+    .nullable()
+    .describe('`fork` mode: the test-mode call that plays this call again (once started); null in `turn` mode.'),
   status: z.enum(REPLAY_CALL_STATUSES),
   changed: z.boolean().nullable().describe('Whether any replayed turn changed; null until replayed.'),
   erased: z.boolean().describe("The recorded call's text was erased or expired since: its turns are no longer shown."),
@@ -138,6 +196,7 @@ const ReplayCallObject = z.object({
       length: z.object({ original_chars: z.number().int(), replayed_chars: z.number().int() }),
       tokens: z.object({ original: tokens, replayed: tokens }),
       cost_micros: z.object({ original: z.number().int().nullable(), replayed: z.number().int().nullable() }),
+      fork: ForkObject.optional(),
     })
     .nullable(),
   error: z.string().nullable(),
@@ -157,7 +216,7 @@ const ReplayCallObject = z.object({
 /** The `replay` object as the API answers it. */
 export const ReplayObject = apiObject(
   'Replay',
-  "An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it), each compared with what was said.",
+  "An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it; `fork` mode: each call played again as a test-mode call with a persona caller and mocked tools), each compared with what was said.",
   z.object({
     id: z.string().meta({ examples: ['rpl_01jd5x2v7c0000000000000000'] }),
     object: z.literal('replay'),
@@ -166,6 +225,11 @@ export const ReplayObject = apiObject(
     version: z.number().int().describe('The agent version replayed.'),
     mode: z.enum(REPLAY_MODES),
     rubric: z.string().nullable().describe('What counts as a changed turn; null: the default rubric.'),
+    from_turn: z
+      .number()
+      .int()
+      .nullable()
+      .describe('`fork` mode: the first caller line the persona says (1-based); null in `turn` mode.'),
     status: z.enum(['running', 'completed']),
     progress: z.object({
       total: z.number().int(),
@@ -202,12 +266,14 @@ export function renderReplayCall(
   row: WithId<ReplayCallDoc> | undefined,
   turns: WithId<ReplayTurnDoc>[],
   erased: boolean,
+  forkedId: string | null = null,
 ): ReplayCallObject {
   const summary = row?.summary_json ? (JSON.parse(row.summary_json) as ReplayCallSummary) : null;
   return {
     call_id: callId,
+    forked_call_id: forkedId,
     status: (row?.status ?? 'pending') as ReplayCallObject['status'],
-    changed: summary ? summary.turns_changed > 0 : null,
+    changed: summary ? (summary.fork ? summary.fork.changed : summary.turns_changed > 0) : null,
     erased,
     summary,
     error: row?.error ?? null,
@@ -240,6 +306,7 @@ export function renderReplay(doc: WithId<ReplayDoc>, calls: ReplayCallObject[]):
     version: doc.agent_version,
     mode: doc.mode as ReplayObject['mode'],
     rubric: doc.rubric ?? null,
+    from_turn: doc.mode === 'fork' ? (doc.from_turn ?? 1) : null,
     status: doc.status,
     progress: {
       total: calls.length,

@@ -27,6 +27,7 @@ import { invalidParam } from '../errors';
 import { findLiveAgent, type AgentDoc } from '../models/agents';
 import { Call } from '../models/calls';
 import {
+  forkedCallId,
   renderReplay,
   renderReplayCall,
   Replay,
@@ -55,6 +56,7 @@ import {
   type ReplayWorkflow,
   type TurnComparison,
 } from '../shared/replays';
+import { toolCallIdentity } from '../shared/tool-mocks';
 import { isToolName, offeredTools, toolFunction, type SwitchableToolName } from '../shared/tools';
 import { agentAtVersion, loadVersion } from './agent-versions';
 import { agentSnapshot, callConversation } from './calls';
@@ -150,7 +152,7 @@ export async function selectReplayCalls(
 }
 
 /** The success verdict of a stored analysis (`analysis_json`), or null. */
-function verdictOf(json: string | null | undefined): string | null {
+export function verdictOf(json: string | null | undefined): string | null {
   if (!json) return null;
   try {
     return (JSON.parse(json) as { success?: { verdict?: string } | null }).success?.verdict ?? null;
@@ -237,25 +239,7 @@ const words = (text: string | null) =>
     .trim();
 
 /** A tool call's identity for comparison: its name and its arguments with keys sorted. */
-function toolKey(c: ReplayToolCall): string {
-  let args: unknown;
-  try {
-    args = JSON.parse(c.arguments || '{}');
-  } catch {
-    args = c.arguments;
-  }
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(sorted)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(
-            Object.keys(v)
-              .sort()
-              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
-          )
-        : v;
-  return `${c.name}:${JSON.stringify(sorted(args))}`;
-}
+const toolKey = (c: ReplayToolCall): string => toolCallIdentity(c.name, c.arguments);
 
 /** Whether two turns' tool calls differ (as multisets of `toolKey`). */
 export function toolCallsDiffer(a: ReplayToolCall[], b: ReplayToolCall[]): boolean {
@@ -481,7 +465,7 @@ async function compareTurn(
 }
 
 /** Names in `a` not matched in `b`, as multisets. */
-function missingNames(a: string[], b: string[]): string[] {
+export function missingNames(a: string[], b: string[]): string[] {
   const left = [...b];
   return a.filter((n) => {
     const i = left.indexOf(n);
@@ -540,12 +524,13 @@ export async function loadReplay(replayId: string): Promise<ReplayObject | null>
       .filter((c) => c.text_expired_ms != null)
       .map((c) => c._id),
   );
-  const calls = doc.call_ids.map((id) =>
+  const calls = doc.call_ids.map((id, i) =>
     renderReplayCall(
       id,
       rows.get(id),
       turns.filter((t) => t.call_id === id),
       gone.has(id),
+      doc.mode === 'fork' && rows.get(id) ? forkedCallId(doc._id, id, i) : null,
     ),
   );
   return renderReplay(doc, calls);

@@ -13,6 +13,7 @@ import type { ConsentAnswer, RecordingConsent } from './recording-consent';
 import type { AnalysisPlan } from './analysis';
 import type { DestinationRefusal, TransferDestination } from './dialing';
 import type { RecordedLatency } from './latency';
+import type { ToolMocks } from './tool-mocks';
 
 /** Terminal call statuses (DESIGN.md section 6). */
 export const TERMINAL_STATUSES = ['completed', 'transferred', 'busy', 'no_answer', 'failed', 'canceled'] as const;
@@ -470,6 +471,12 @@ export interface CallWorkflowInput {
    * stored on the call, whose end starts `callAnalysisWorkflow` (src/activities/calls.ts). Absent: none.
    */
   analysis?: AnalysisPlan;
+  /**
+   * A call whose tools are mocked (a `fork` replay's call, src/shared/tool-mocks.ts): the organization's
+   * tools and the built-in ones reaching outside the call are answered from these recorded results, else
+   * by a model's made-up result, and never run. Absent: tools run.
+   */
+  tool_mocks?: ToolMocks;
 }
 
 /** The voicemail setting a call follows: its own, else its agent's, else none (src/shared/calls.ts `VoicemailSetting`). */

@@ -5,8 +5,12 @@
  * Imported by the API, the activities and the workflow bundle alike; imports nothing of the project.
  */
 
-/** The modes of a replay: `turn` regenerates each assistant turn from the recorded context up to it. */
-export const REPLAY_MODES = ['turn'] as const;
+/**
+ * The modes of a replay: `turn` regenerates each assistant turn from the recorded context up to it;
+ * `fork` plays each call again as a test-mode call of the version, the recorded caller's lines said up to
+ * `from_turn`, a persona caller after, the tools answered by mocks made from the recorded results.
+ */
+export const REPLAY_MODES = ['turn', 'fork'] as const;
 export type ReplayMode = (typeof REPLAY_MODES)[number];
 
 /** Limits: calls per replay, calls replayed at once, characters of a rubric, assistant turns per call. */
@@ -63,6 +67,8 @@ export interface ReplayCallInput {
   replayId: string;
   callId: string;
   index: number;
+  /** `fork`: the call is played again as a new test-mode call; absent: `turn`. */
+  mode?: ReplayMode;
 }
 
 /** What `replayWorkflow` returns: how many calls completed, errored, were skipped, and had a change. */

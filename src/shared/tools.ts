@@ -373,6 +373,11 @@ export interface ToolCallRecord {
   outcome?: ToolCallOutcomeKind;
   /** Why: `interrupted` (the caller talked over the answer first), `confirmation_required`, `not_confirmed`. */
   reason?: ToolCallOutcomeReason;
+  /**
+   * A call answered by the call's `tool_mocks` instead of running (src/shared/tool-mocks.ts): `recorded`
+   * (the recorded result of the same arguments) or `generated` (a model's made-up result); absent: it ran.
+   */
+  mocked?: 'recorded' | 'generated';
 }
 
 /** `ToolCallRecord.outcome` values. */

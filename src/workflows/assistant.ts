@@ -33,7 +33,9 @@ import type {
   ToolCallRecord,
   TransferOffer,
 } from '../shared/tools';
+import type { ToolMocks } from '../shared/tool-mocks';
 import { LLM_ACTIVITY, LOCAL_LLM_ACTIVITY } from './retry';
+import { isMocked, mockedTool } from './tool-mocks';
 import { applyTool, runCustomTool, type CustomToolSet, type ToolEffect, type ToolHandlers } from './tools';
 
 /**
@@ -118,6 +120,10 @@ export interface AssistantTurnInput {
    * of the organization's tools' requests and every transcript entry's `tool_call_id`; absent: the model's id.
    */
   toolCallKey?: (modelId: string) => string;
+  /**
+   * A call whose tools are mocked (src/workflows/tool-mocks.ts): its recorded results; absent: tools run.
+   */
+  mocks?: ToolMocks;
   observer: TurnObserver;
   /**
    * Who the conversation is with and which agent answers: the LLM activity loads the contact's records and
@@ -276,6 +282,8 @@ async function callTool(
 ): Promise<{ effect: ToolEffect; record: ToolCallRecord }> {
   const key = input.toolCallKey ? input.toolCallKey(call.id) : call.id;
   const tool = custom.find((t) => t.name === call.name);
+  if (input.mocks && isMocked(call.name, Boolean(tool)))
+    return mockedTool(input.mocks, input.conversationId, call, key, tool?.description ?? null);
   if (tool && input.custom) return runCustomTool(input.custom, tool, call, key);
   const startedMs = Date.now();
   const own = input.own?.functions.some((f) => f.name === call.name) ? input.own : null;

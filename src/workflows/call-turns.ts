@@ -271,7 +271,8 @@ export class TurnLoop {
     const simulation = this.input.simulation;
     if (simulation) {
       if (warm.underWay) await condition(() => !warm.underWay);
-      if (simulation.persona) return await this.hearPersona(simulation);
+      // A persona may follow scripted lines (a `fork` replay's call: the recorded caller's first lines).
+      if (simulation.persona && this.scriptIndex >= simulation.caller.length) return await this.hearPersona(simulation);
       if (this.scriptIndex >= simulation.caller.length) {
         // A simulated machine beeps once its greeting is over: detection says so, as Twilio would.
         if (simulation.outcome === 'voicemail') this.line.onMachineDetection({ answeredBy: 'machine_end_beep' });
@@ -406,6 +407,7 @@ export class TurnLoop {
           tools: tools.handlers,
           ...(custom ? { custom } : {}),
           toolCallKey: tools.toolCallKey,
+          ...(input.tool_mocks ? { mocks: input.tool_mocks } : {}),
           context: tools.context,
           ...tools.callbackClock(),
           ...tools.transferOffer(),

@@ -8,6 +8,8 @@
  * finds its children where they were (started or finished) and never replays a call twice; within a
  * call, every replayed turn is stored as it is made, so a retried activity asks only for the turns left.
  * Once every call is done, `finishReplay` completes the replay and emits `replay.completed`.
+ * A `fork` replay's child runs instead the call again as a new test-mode `callWorkflow` (its grandchild,
+ * workflow id = the forked call's id) with a persona caller and mocked tools (src/services/replay-forks.ts).
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
@@ -29,6 +31,8 @@ import {
   type ReplayInput,
   type ReplayOutcome,
 } from '../shared/replays';
+import { CALL_WORKFLOW, type CallWorkflow } from '../shared/calls';
+import { searchAttributeKeys } from '../shared/search-attributes';
 import { JUDGE_RETRY } from './retry';
 import { versioningBehavior } from './versioning';
 
@@ -43,6 +47,13 @@ const model = proxyActivities<typeof replays>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '30 seconds',
   retry: { ...JUDGE_RETRY, nonRetryableErrorTypes: ['ReplayAgentMissing'] },
+});
+
+/** A forked call's comparison: waits (heartbeating) for the forked call's analysis; 4 tries. */
+const compare = proxyActivities<typeof replays>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: JUDGE_RETRY,
 });
 
 /**
@@ -60,7 +71,7 @@ export async function replayWorkflow(input: ReplayInput): Promise<ReplayOutcome>
       outcomes.push(
         await executeChild<ReplayCallWorkflow>(REPLAY_CALL_WORKFLOW, {
           workflowId: replayCallWorkflowId(input.replayId, callId),
-          args: [{ replayId: input.replayId, callId, index }],
+          args: [{ replayId: input.replayId, callId, index, ...(input.mode === 'fork' ? { mode: 'fork' } : {}) }],
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
         }),
       );
@@ -83,7 +94,10 @@ export async function replayCallWorkflow(input: ReplayCallInput): Promise<Replay
   let outcome: ReplayCallOutcome;
   let error: string | undefined;
   try {
-    outcome = await model.replayCallTurns({ replayId: input.replayId, callId: input.callId });
+    outcome =
+      input.mode === 'fork'
+        ? await forkCall(input)
+        : await model.replayCallTurns({ replayId: input.replayId, callId: input.callId });
   } catch (err) {
     if (isCancellation(err)) throw err;
     outcome = { status: 'errored', turns: 0, changed: 0 };
@@ -91,6 +105,34 @@ export async function replayCallWorkflow(input: ReplayCallInput): Promise<Replay
   }
   await store.recordReplayCall({ ...input, status: outcome.status, ...(error ? { error } : {}) });
   return outcome;
+}
+
+/**
+ * A `fork` replay's call: its new test-mode call built (`startForkedCall`: null when the recorded call can
+ * no longer be replayed), run as a child `callWorkflow` (workflow id = its call id, derived from the replay
+ * and the call: never run twice), then compared with the recorded call (`compareForkedCall`, which waits
+ * for the forked call's analysis when it has a plan).
+ */
+async function forkCall(input: ReplayCallInput): Promise<ReplayCallOutcome> {
+  const call = await store.startForkedCall({ replayId: input.replayId, callId: input.callId, index: input.index });
+  if (!call) return { status: 'skipped', turns: 0, changed: 0 };
+  await executeChild<CallWorkflow>(CALL_WORKFLOW, {
+    workflowId: call.callId,
+    args: [call],
+    parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+    typedSearchAttributes: [
+      { key: searchAttributeKeys.CallStatus, value: 'queued' },
+      { key: searchAttributeKeys.AgentId, value: call.agent.id },
+      { key: searchAttributeKeys.OrgId, value: call.orgId },
+      { key: searchAttributeKeys.Livemode, value: call.livemode },
+    ],
+  });
+  return await compare.compareForkedCall({
+    replayId: input.replayId,
+    callId: input.callId,
+    index: input.index,
+    forkedCallId: call.callId,
+  });
 }
 
 /** The innermost cause's message of a failure (an activity failure's cause is the activity's error). */

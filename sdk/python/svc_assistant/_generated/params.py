@@ -1112,7 +1112,8 @@ class Filter(TypedDict, closed=True):
 
 class CreateReplayParams(TypedDict, closed=True):
     version: int
-    mode: NotRequired[Literal['turn']]
+    mode: NotRequired[Literal['turn', 'fork']]
+    from_turn: NotRequired[int]
     call_ids: NotRequired[list[CallId]]
     filter: NotRequired[Filter]
     sample: NotRequired[int]

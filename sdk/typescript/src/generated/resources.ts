@@ -7,7 +7,7 @@ import type {
 /** `client.agents.replays`. */
 export class AgentsReplays {
   constructor(protected readonly t: Transport) {}
-  /** Replay recorded calls against an agent version: Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope. (`POST /v1/agents/{id}/replays`, `createReplay`) */
+  /** Replay recorded calls against an agent version: Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). In `fork` mode (test keys) each call is played again as a new test-mode call (`forked_call_id`) with a persona caller and mocked tools, and compared as a whole (`summary.fork`). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope. (`POST /v1/agents/{id}/replays`, `createReplay`) */
   create(id: string, params: BodyOf<'createReplay'>, options?: RequestOptions): Promise<ResultOf<'createReplay'>> {
     return this.t.request('POST', `/v1/agents/${encodeURIComponent(id)}/replays`, params ?? {}, options);
   }

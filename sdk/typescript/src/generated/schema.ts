@@ -1959,7 +1959,7 @@ export interface paths {
         put?: never;
         /**
          * Replay recorded calls against an agent version
-         * @description Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope.
+         * @description Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). In `fork` mode (test keys) each call is played again as a new test-mode call (`forked_call_id`) with a persona caller and mocked tools, and compared as a whole (`summary.fork`). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope.
          */
         post: operations["createReplay"];
         delete?: never;
@@ -3206,7 +3206,7 @@ export interface components {
             /** @description The erasure (`ers_…`): `GET /v1/erasures/{id}`. */
             erasure: string;
         };
-        /** @description An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it), each compared with what was said. */
+        /** @description An agent version's answers regenerated on recorded calls of the agent (`turn` mode: every assistant turn from the recorded context up to it; `fork` mode: each call played again as a test-mode call with a persona caller and mocked tools), each compared with what was said. */
         Replay: {
             /** @example rpl_01jd5x2v7c0000000000000000 */
             id: string;
@@ -3217,9 +3217,11 @@ export interface components {
             /** @description The agent version replayed. */
             version: number;
             /** @enum {string} */
-            mode: "turn";
+            mode: "turn" | "fork";
             /** @description What counts as a changed turn; null: the default rubric. */
             rubric: string | null;
+            /** @description `fork` mode: the first caller line the persona says (1-based); null in `turn` mode. */
+            from_turn: number | null;
             /** @enum {string} */
             status: "running" | "completed";
             progress: components["schemas"]["ReplayProgress"];
@@ -4573,6 +4575,8 @@ export interface components {
         };
         ReplayCallsItem: {
             call_id: string;
+            /** @description `fork` mode: the test-mode call that plays this call again (once started); null in `turn` mode. */
+            forked_call_id: string | null;
             /** @enum {string} */
             status: "pending" | "running" | "completed" | "errored" | "skipped";
             /** @description Whether any replayed turn changed; null until replayed. */
@@ -4992,6 +4996,8 @@ export interface components {
             length: components["schemas"]["ReplayCallsItemSummaryLength"];
             tokens: components["schemas"]["ReplayCallsItemSummaryTokens"];
             cost_micros: components["schemas"]["ReplayCallsItemSummaryCostMicros"];
+            /** @description `fork` mode: the forked call and what changed. */
+            fork?: components["schemas"]["ReplayCallsItemSummaryFork"];
         };
         ReplayCallsItemTurnsItem: {
             turn: number;
@@ -5123,6 +5129,20 @@ export interface components {
             original: number | null;
             replayed: number | null;
         };
+        ReplayCallsItemSummaryFork: {
+            /** @description The forked test-mode call (`GET /v1/calls/{id}`). */
+            call_id: string;
+            /** @description Tool calls, the transfer, the status or end reason, or the analysis verdict differ. */
+            changed: boolean;
+            status: components["schemas"]["ReplayCallsItemSummaryForkStatus"];
+            end_reason: components["schemas"]["ReplayCallsItemSummaryForkEndReason"];
+            /** @description The forked call's tool calls answered by a recorded result, and by a model's made-up one. */
+            tool_results: components["schemas"]["ReplayCallsItemSummaryForkToolResults"];
+            /** @description The analysis plan's success verdict of each call; null without one. */
+            verdict: components["schemas"]["ReplayCallsItemSummaryForkVerdict"];
+            /** @description With the replay's `rubric`: the test-suite judge's verdict and score (0–100) of each call; null when its answer never validated. */
+            judge?: components["schemas"]["ReplayCallsItemSummaryForkJudge"];
+        };
         ReplayCallsItemTurnsItemOriginal: {
             text: string | null;
             tool_calls: components["schemas"]["ReplayCallsItemTurnsItemOriginalToolCallsItem"][];
@@ -5147,6 +5167,26 @@ export interface components {
             prompt: number;
             completion: number;
         };
+        ReplayCallsItemSummaryForkStatus: {
+            original: string;
+            forked: string;
+        };
+        ReplayCallsItemSummaryForkEndReason: {
+            original: string | null;
+            forked: string | null;
+        };
+        ReplayCallsItemSummaryForkToolResults: {
+            recorded: number;
+            generated: number;
+        };
+        ReplayCallsItemSummaryForkVerdict: {
+            original: ("pass" | "fail") | null;
+            forked: ("pass" | "fail") | null;
+        };
+        ReplayCallsItemSummaryForkJudge: {
+            original: components["schemas"]["ReplayCallsItemSummaryForkJudgeOriginal"] | null;
+            forked: components["schemas"]["ReplayCallsItemSummaryForkJudgeForked"] | null;
+        };
         ReplayCallsItemTurnsItemOriginalToolCallsItem: {
             name: string;
             /** @description JSON text. */
@@ -5156,6 +5196,16 @@ export interface components {
             name: string;
             /** @description JSON text. */
             arguments: string;
+        };
+        ReplayCallsItemSummaryForkJudgeOriginal: {
+            /** @enum {string} */
+            verdict: "pass" | "fail";
+            score: number;
+        };
+        ReplayCallsItemSummaryForkJudgeForked: {
+            /** @enum {string} */
+            verdict: "pass" | "fail";
+            score: number;
         };
         /** @description An error `createAgent` answers: `error.code` is one of its codes. */
         CreateAgentError: {
@@ -23759,10 +23809,12 @@ export interface operations {
                     /** @description The agent version to replay, a draft or a published one (404 naming `version` when it does not exist). */
                     version: number;
                     /**
-                     * @description `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one.
+                     * @description `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork` (test keys): each call is played again as a new test-mode call of the version, never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else a made-up one), never run.
                      * @enum {string}
                      */
-                    mode?: "turn";
+                    mode?: "turn" | "fork";
+                    /** @description `fork` mode only: the first caller line the persona says (default 1: the persona from the start); the recorded lines before it are said as they were. */
+                    from_turn?: number;
                     /** @description The agent's ended calls to replay; excludes `filter` and `sample`. */
                     call_ids?: string[];
                     /** @description Which of the agent's ended calls to replay (newest first, at most 500). */
@@ -23783,7 +23835,7 @@ export interface operations {
                     };
                     /** @description Replay only this many of the calls the filter matches, picked at random. */
                     sample?: number;
-                    /** @description What counts as a changed turn, for the comparer model; default: a different action or fact. */
+                    /** @description `turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`); absent: no judge. */
                     rubric?: string;
                 };
             };
