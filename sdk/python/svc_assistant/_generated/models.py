@@ -537,6 +537,17 @@ class AgentVersion2(RootModel[int]):
     ]
 
 
+class SquadVersion(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description="A squad's call: the squad version it runs, fixed when it starts (`squad_version` of `POST /v1/calls`, else the squad's traffic split's pick or its published version; `GET /v1/squads/{id}/versions/{n}`); null: no squad.",
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class AnsweredAt(RootModel[int]):
     root: Annotated[
         int,
@@ -744,6 +755,18 @@ class Conversation(BaseModel):
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
         ),
     ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent."
+        ),
+    ]
+    squad_member: Annotated[
+        str | None,
+        Field(
+            description="A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad."
+        ),
+    ]
     status: Literal['open', 'needs_person']
     handoff_reason: str | None
     taken_by: Annotated[
@@ -771,6 +794,17 @@ class Conversation(BaseModel):
     ]
 
 
+class AgentVersion4(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
+            description="An assistant reply of a squad's conversation: the version of `agent_id` that wrote it.",
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class PhoneNumber(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -781,6 +815,12 @@ class PhoneNumber(BaseModel):
     number: str
     channels: list[Literal['voice', 'sms', 'whatsapp']]
     agent_id: str | None
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description='The squad answering instead of `agent_id`: inbound calls start as squad calls, new conversations are answered by its members; null: none.'
+        ),
+    ]
     inbound_webhook_url: Annotated[
         str | None,
         Field(
@@ -1393,7 +1433,7 @@ class FromTurn(RootModel[int]):
     ]
 
 
-class AgentVersion5(RootModel[int]):
+class AgentVersion6(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -1404,11 +1444,33 @@ class AgentVersion5(RootModel[int]):
     ]
 
 
-class AgentVersion6(RootModel[int]):
+class AgentVersion7(RootModel[int]):
     root: Annotated[
         int,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
+class SquadTrafficSplitEntry(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    version: Annotated[
+        int,
+        Field(
+            description='A version of this squad.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    weight: Annotated[
+        int,
+        Field(
+            description='Its share of new calls, in percent (the weights add to 100).',
             ge=-9007199254740991,
             le=9007199254740991,
         ),
@@ -2186,6 +2248,25 @@ class MessageTemplateDetails(BaseModel):
     name: str
     language: str
     parameters: list[str]
+
+
+class MessageHandoff(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    from_: Annotated[
+        str,
+        Field(
+            alias='from', description='The member that handed the conversation over.'
+        ),
+    ]
+    to: Annotated[str, Field(description='The member answering from then on.')]
+    context: Annotated[
+        str, Field(description='What it was given: `all`, `last:N` or `summary`.')
+    ]
+    summary: Annotated[
+        str | None, Field(description='A `summary` hand-off: the summary it was given.')
+    ] = None
 
 
 class MessageError(BaseModel):
@@ -3437,6 +3518,20 @@ class SquadMembersItemHandoffsItemContext(BaseModel):
     ]
 
 
+class SquadVersionConfigMembersItemHandoffsItemContext(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    last: Annotated[
+        int,
+        Field(
+            description='How many of the latest lines the next member sees.',
+            ge=1,
+            le=9007199254740991,
+        ),
+    ]
+
+
 class ReplayCallsItemSummaryTokensOriginal(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -4495,6 +4590,87 @@ class DeleteSquadErrorDetail(BaseModel):
     )
     type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
     code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'csrf_token_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class ListSquadVersionsErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class RetrieveSquadVersionErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'parameter_invalid', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
+    message: str
+    param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
+    reason: Annotated[
+        str | None,
+        Field(description='`bundle_invalid` only: what is wrong with the bundle.'),
+    ] = None
+    twilio_code: Annotated[
+        int | None,
+        Field(
+            description='When Twilio refused the request (a number purchase, a caller ID verification): its error code.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ] = None
+    twilio_message: Annotated[
+        str | None,
+        Field(description="When Twilio refused the request: Twilio's message."),
+    ] = None
+    request_id: str | None = None
+
+
+class PublishSquadVersionErrorDetail(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    type: Literal['invalid_request_error', 'authentication_error', 'permission_error', 'rate_limit_error', 'idempotency_error', 'api_error']
+    code: Literal['api_key_invalid', 'api_key_missing', 'api_version_invalid', 'body_invalid', 'body_too_large', 'content_encoding_unsupported', 'content_type_unsupported', 'csrf_token_invalid', 'idempotency_key_in_use', 'idempotency_key_invalid', 'idempotency_key_reused', 'parameter_invalid', 'parameter_missing', 'parameter_unknown', 'rate_limit_exceeded', 'resource_missing', 'scope_missing', 'service_unavailable', 'session_expired', 'session_missing', 'url_invalid']
     message: str
     param: Annotated[str | None, Field(examples=['to', 'contacts[17].phone'])] = None
     reason: Annotated[
@@ -7975,7 +8151,30 @@ class Message(BaseModel):
     to: str
     text: str
     template: MessageTemplateDetails | None
-    author: Literal['customer', 'assistant', 'person', 'api']
+    author: Annotated[
+        Literal['customer', 'assistant', 'person', 'api', 'handoff'],
+        Field(
+            description='`handoff`: a squad member handed the conversation to another (`handoff`; never sent, `status` `recorded`).'
+        ),
+    ]
+    agent_id: Annotated[
+        str | None,
+        Field(
+            description="An assistant reply of a squad's conversation: the member's agent that wrote it."
+        ),
+    ] = None
+    agent_version: Annotated[
+        AgentVersion4 | None,
+        Field(
+            description="An assistant reply of a squad's conversation: the version of `agent_id` that wrote it."
+        ),
+    ] = None
+    handoff: Annotated[
+        MessageHandoff | None,
+        Field(
+            description='A `handoff` entry: who handed the conversation to whom, with what context.'
+        ),
+    ] = None
     user_id: Annotated[
         str | None,
         Field(
@@ -8104,7 +8303,7 @@ class ConversationEvent(BaseModel):
             description='The deliveries of the event, one per endpoint and redelivery, oldest first. Present when the event is read from the API (`GET /v1/events`, `GET /v1/events/{id}`); absent from webhook deliveries.'
         ),
     ] = None
-    type: Literal['conversation.needs_person']
+    type: Literal['conversation.needs_person', 'conversation.handed_off']
     data: ConversationEventData
 
 
@@ -8788,6 +8987,25 @@ class SquadMembersItemHandoffsItem(BaseModel):
     ]
 
 
+class SquadVersionConfigMembersItemHandoffsItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    to: Annotated[str, Field(description='The member handed to.')]
+    description: Annotated[
+        str,
+        Field(
+            description='When to hand off: the description of the tool the model is offered.'
+        ),
+    ]
+    context: Annotated[
+        Literal['all', 'summary'] | SquadVersionConfigMembersItemHandoffsItemContext,
+        Field(
+            description='What the receiving member sees of the conversation so far: `"all"` (every caller and assistant line), `{"last": N}` (the last N lines), or `"summary"` (a summary the model writes at the hand-off, stored on the transcript). Its system prompt and tools are its own.'
+        ),
+    ]
+
+
 class ReplayCallsItemSummaryTokens(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -9077,6 +9295,27 @@ class DeleteSquadError(BaseModel):
         extra='allow',
     )
     error: DeleteSquadErrorDetail
+
+
+class ListSquadVersionsError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: ListSquadVersionsErrorDetail
+
+
+class RetrieveSquadVersionError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: RetrieveSquadVersionErrorDetail
+
+
+class PublishSquadVersionError(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    error: PublishSquadVersionErrorDetail
 
 
 class CreateToolError(BaseModel):
@@ -10104,7 +10343,18 @@ class BulkCall(BaseModel):
     livemode: bool
     name: str | None
     status: Literal['running', 'paused', 'completed', 'canceled']
-    agent_id: str
+    agent_id: Annotated[
+        str,
+        Field(
+            description="The agent of its calls; a squad's campaign: the squad's start member's agent."
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description='The squad its calls run (each starts as a squad call: `POST /v1/calls` with `squad_id`); null: one agent.'
+        ),
+    ]
     form_id: str
     from_: Annotated[str | None, Field(alias='from')]
     max_concurrency: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
@@ -10406,7 +10656,7 @@ class AgentVersionConfig(BaseModel):
     ]
 
 
-class AgentVersion4(BaseModel):
+class AgentVersion5(BaseModel):
     model_config = ConfigDict(
         extra='allow',
     )
@@ -10454,7 +10704,7 @@ class AgentVersionList(BaseModel):
         extra='allow',
     )
     object: Literal['list']
-    data: list[AgentVersion4]
+    data: list[AgentVersion5]
     has_more: Annotated[
         bool, Field(description='True when more objects follow this page.')
     ]
@@ -10471,9 +10721,15 @@ class TestSuiteRun(BaseModel):
     test_suite_id: str
     agent_id: str
     agent_version: Annotated[
-        AgentVersion5 | None,
+        AgentVersion6 | None,
         Field(
             description="The agent version run; null: the agent's current configuration."
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad the scenarios' calls ran (squad calls) instead of the suite's agent; null: the agent."
         ),
     ]
     status: Literal['running', 'completed']
@@ -10508,9 +10764,21 @@ class AnalyzedConversation(BaseModel):
     service_number: str
     agent_id: str | None
     agent_version: Annotated[
-        AgentVersion6 | None,
+        AgentVersion7 | None,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description="The squad answering it (its phone number's or the widget's `squad_id`): `agent_id` is the member's agent answering now; null: one agent."
+        ),
+    ]
+    squad_member: Annotated[
+        str | None,
+        Field(
+            description="A squad's conversation: the member answering now (`conversation.handed_off` tells each change); null: no squad."
         ),
     ]
     status: Literal['open', 'needs_person']
@@ -10835,6 +11103,39 @@ class SquadMembersItem(BaseModel):
     ]
     description: str | None
     handoffs: list[SquadMembersItemHandoffsItem]
+    voice_change: Annotated[
+        Literal['seamless', 'announced'],
+        Field(
+            description='On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).'
+        ),
+    ]
+
+
+class SquadVersionConfigMembersItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    name: Annotated[
+        str,
+        Field(
+            description='The member name, unique in the squad (its hand-off tool is `handoff_to_<name>`).'
+        ),
+    ]
+    agent_id: str
+    version: Annotated[
+        Version | None,
+        Field(
+            description="A pinned version of the agent; null: the agent's version when a call starts."
+        ),
+    ]
+    description: str | None
+    handoffs: list[SquadVersionConfigMembersItemHandoffsItem]
+    voice_change: Annotated[
+        Literal['seamless', 'announced'],
+        Field(
+            description='On a live call, when this member speaks with another voice or language than the member handing to it: `seamless` (it answers in its own voice) or `announced` (the member handing off first says who the caller is passed to).'
+        ),
+    ]
 
 
 class ReplayCallsItemTurnsItem(BaseModel):
@@ -10942,6 +11243,12 @@ class Call(BaseModel):
         str | None,
         Field(
             description="A squad's call: the member answering now (`call.handed_off` tells each change); null: no squad."
+        ),
+    ]
+    squad_version: Annotated[
+        SquadVersion | None,
+        Field(
+            description="A squad's call: the squad version it runs, fixed when it starts (`squad_version` of `POST /v1/calls`, else the squad's traffic split's pick or its published version; `GET /v1/squads/{id}/versions/{n}`); null: no squad."
         ),
     ]
     contact_id: str | None
@@ -11268,9 +11575,96 @@ class Squad(BaseModel):
             description='The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller.'
         ),
     ]
+    version: Annotated[
+        int,
+        Field(
+            description='The published version: the one new calls use when there is no `traffic_split`.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    latest_version: Annotated[
+        int,
+        Field(
+            description='The newest version (a draft when it is above `version`).',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    traffic_split: Annotated[
+        list[SquadTrafficSplitEntry] | None,
+        Field(
+            description='Shares of new calls by version, picked per contact; null: all use `version`.'
+        ),
+    ]
     metadata: Annotated[
         dict[str, str], Field(description='Your key-value pairs (at most 50 keys).')
     ]
+    created: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
+class SquadVersionConfig(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    members: list[SquadVersionConfigMembersItem]
+    start: Annotated[str, Field(description='The member that answers first.')]
+    max_handoffs: Annotated[
+        int,
+        Field(
+            description='Hand-offs one call may make; the one beyond goes to `overflow` (or is refused without one).',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    overflow: Annotated[
+        str | None,
+        Field(
+            description='The member a hand-off beyond `max_handoffs` goes to instead; null: such a hand-off is refused and the member keeps the caller.'
+        ),
+    ]
+
+
+class SquadVersion1(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    id: Annotated[str, Field(examples=['sqd_01jd5x2v7c0000000000000000:v3'])]
+    object: Literal['squad_version']
+    livemode: bool
+    squad_id: str
+    number: Annotated[
+        int,
+        Field(
+            description='1, 2, 3… in the order the versions were made.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    draft: Annotated[
+        bool,
+        Field(
+            description='Made by an update with `"publish": false` (not published when made).'
+        ),
+    ]
+    published: Annotated[
+        bool,
+        Field(
+            description='Whether it is the version new calls use (absent a traffic split).'
+        ),
+    ]
+    published_at: Annotated[
+        PublishedAt | None,
+        Field(description='When it was first published; null while it never was.'),
+    ]
+    config: SquadVersionConfig
     created: Annotated[
         int,
         Field(
@@ -11287,6 +11681,18 @@ class SquadList(BaseModel):
     )
     object: Literal['list']
     data: list[Squad]
+    has_more: Annotated[
+        bool, Field(description='True when more objects follow this page.')
+    ]
+    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
+
+
+class SquadVersionList(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Literal['list']
+    data: list[SquadVersion1]
     has_more: Annotated[
         bool, Field(description='True when more objects follow this page.')
     ]
