@@ -4,7 +4,7 @@
 // and errors. Webhook verification is the sub-package webhook.
 //
 //	client := svc.NewClient(os.Getenv("SVC_API_KEY"), svc.WithBaseURL("http://localhost:3000"))
-//	call, err := client.Calls.Create(ctx, svc.CreateCallJSONRequestBody{To: "+14155550123", AgentId: agent.Id})
+//	call, err := client.Calls.Create(ctx, svc.CreateCallJSONRequestBody{To: "+14155550123", AgentId: svc.Ptr(agent.Id)})
 //	for c, err := range client.Calls.ListAutoPaging(ctx, nil) { … }
 //
 // What the core adds to net/http:

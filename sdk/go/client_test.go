@@ -58,7 +58,7 @@ func TestRetriesReuseOneIdempotencyKey(t *testing.T) {
 		answer(429, `{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"Slow down."}}`, "Retry-After", "0"),
 		answer(200, `{"id":"call_1","object":"call","status":"queued","agent_id":"agt_1","to":"+14155550123"}`),
 	)
-	call, err := client.Calls.Create(context.Background(), CreateCallJSONRequestBody{To: "+14155550123", AgentId: "agt_1"})
+	call, err := client.Calls.Create(context.Background(), CreateCallJSONRequestBody{To: "+14155550123", AgentId: Ptr("agt_1")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func flow(ctx context.Context) (map[string]any, error) {
 	for n := 1; n <= 2; n++ {
 		call, err := client.Calls.Create(ctx, svc.CreateCallJSONRequestBody{
 			To:         fmt.Sprintf("+1415555%d", 7500+n),
-			AgentId:    agent.Id,
+			AgentId:    svc.Ptr(agent.Id),
 			Metadata:   &map[string]string{"sdk": "go", "n": fmt.Sprint(n)},
 			Simulation: &svc.CreateCallJSONBody_Simulation{Caller: &[]string{"Hi, is my appointment at ten?", "Thanks, bye."}},
 		})
@@ -146,10 +146,10 @@ func waitForEnd(ctx context.Context, client *svc.Client, id string) (*svc.Call, 
 // idempotency_key_reused, caught here with errors.As as a *svc.Error.
 func typed422(ctx context.Context, client *svc.Client, agentID string) (map[string]any, error) {
 	key := svc.WithIdempotencyKey(fmt.Sprintf("sdk-go-%d", time.Now().UnixNano()))
-	if _, err := client.Calls.Create(ctx, svc.CreateCallJSONRequestBody{To: "+14155557598", AgentId: agentID}, key); err != nil {
+	if _, err := client.Calls.Create(ctx, svc.CreateCallJSONRequestBody{To: "+14155557598", AgentId: svc.Ptr(agentID)}, key); err != nil {
 		return nil, err
 	}
-	_, err := client.Calls.Create(ctx, svc.CreateCallJSONRequestBody{To: "+14155557597", AgentId: agentID}, key)
+	_, err := client.Calls.Create(ctx, svc.CreateCallJSONRequestBody{To: "+14155557597", AgentId: svc.Ptr(agentID)}, key)
 	var apiErr *svc.Error
 	if !errors.As(err, &apiErr) {
 		return nil, fmt.Errorf("expected a *svc.Error, got %v", err)
