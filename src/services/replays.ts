@@ -105,7 +105,7 @@ export async function selectReplayCalls(
   const tenant = { org_id: agent.org_id, livemode: agent.livemode };
   if (selection.call_ids) {
     const docs = await Call.find(
-      { _id: { $in: selection.call_ids } },
+      { org_id: tenant.org_id, _id: { $in: selection.call_ids } },
       { org_id: 1, livemode: 1, agent_id: 1, status: 1, text_expired_ms: 1 },
     ).lean();
     const byId = new Map(docs.map((d) => [d._id, d]));
@@ -518,9 +518,9 @@ export async function loadReplay(replayId: string): Promise<ReplayObject | null>
   const doc = await Replay.findById(replayId).lean();
   if (!doc) return null;
   const rows = new Map((await ReplayCall.find({ replay_id: replayId }).lean()).map((r) => [r.call_id, r]));
-  const turns = await ReplayTurn.find({ replay_id: replayId }).sort({ turn: 1 }).lean();
+  const turns = await ReplayTurn.find({ replay_id: replayId }).sort({ call_id: 1, turn: 1 }).lean();
   const gone = new Set(
-    (await Call.find({ _id: { $in: doc.call_ids } }, { text_expired_ms: 1 }).lean())
+    (await Call.find({ org_id: doc.org_id, _id: { $in: doc.call_ids } }, { text_expired_ms: 1 }).lean())
       .filter((c) => c.text_expired_ms != null)
       .map((c) => c._id),
   );
