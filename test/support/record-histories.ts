@@ -19,11 +19,10 @@
  *   node dist/test/support/record-histories.js scheduled   # (built) scheduled and scheduled-canceled
  *
  * (`npm run record-histories -- api-` would hand the prefix to the last of its recorders only.)
- * It records what the current code does. Before the first release (now) there is no running workflow to
- * protect: a change to the workflow simply re-records these files. From the first release on (README,
- * "Changing a workflow"), a change gets a `patched(…)` gate, VERSION is raised (`v2`, `v3`, …) and the
- * new files are recorded beside the old ones, which are never overwritten: running workflows must still
- * replay them.
+ * It records what the current code does. Workflows run across deploys (README, "Changing a workflow"):
+ * a change gets a `patched(…)` gate and its scenarios are recorded beside the old files with VERSION in
+ * their name (`call-v030-<name>.json`), recording only the scenarios the change touches (a name prefix
+ * argument); the old files are never overwritten: running workflows must still replay them.
  * Voicemail: `voicemail` (a simulated machine, `simulation.outcome: "voicemail"`, greets and
  * beeps; the agent's `leave_message` leaves its message), `voicemail-hang-up` (the call's own setting
  * `hang_up`) and `voicemail-human` (detection on, a person answers: `answered_by: "human"`):
@@ -55,8 +54,8 @@ import { interruptedSignal } from '../../src/shared/calls';
 import { h, newTenant, request, startHarness, stopHarness, waitForCall } from './harness';
 import { startHttpsReceiver, type HttpsReceiver } from './https-receiver';
 
-/** The workflow version the current code records (see the header): none before the first release. */
-const VERSION: string | null = null;
+/** The deployment version the current code records (see the header): `v030`, svc-assistant 0.3.0. */
+const VERSION: string | null = 'v030';
 
 export const HISTORIES_DIR = path.resolve(__dirname, '../../../test/replay/histories');
 
