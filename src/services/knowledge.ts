@@ -825,7 +825,8 @@ const MIN_COMMON_CHUNKS = 500;
 
 /**
  * Query terms in more than this share of an index's chunks (and in more than `MIN_FREQUENT_CHUNKS`) are
- * frequent: when a query also has less frequent terms, only chunks matching those are scored
+ * frequent: when a query also has less frequent terms, only chunks matching those are scored; when it
+ * has frequent terms only, only chunks matching the least frequent of them
  * (`KnowledgeIndex.commonTerms`, Elasticsearch's common terms query with `cutoff_frequency` 0.01).
  */
 const FREQUENT_TERM_SHARE = 0.01;
@@ -932,7 +933,8 @@ export class KnowledgeIndex {
    * the chunks' dimension) the BM25 and nearest-neighbour rankings (`FUSION_CANDIDATES` each) are fused
    * by reciprocal rank fusion (`hybrid`), or the nearest neighbours alone with `mode: "vector"`; without
    * it, BM25 alone (`bm25`). BM25: a query of stop words only finds nothing; terms in most chunks are
-   * dropped when the query has rarer ones (see `MAX_QUERY_TERM_SHARE`).
+   * dropped when the query has rarer ones (see `MAX_QUERY_TERM_SHARE`); frequent terms score only the
+   * chunks the query's least frequent terms match (`commonTerms`).
    */
   rank(
     query: string,
@@ -958,14 +960,17 @@ export class KnowledgeIndex {
     if (this.chunks.size === 0) return [];
     const terms = [...termsOf(query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters))];
     if (terms.length === 0) return [];
+    const df = (t: string) => this.df.get(t) ?? 0;
     const common = Math.max(MIN_COMMON_CHUNKS, this.chunks.size * MAX_QUERY_TERM_SHARE);
-    const rare = terms.filter((t) => (this.df.get(t) ?? 0) <= common);
+    const rare = terms.filter((t) => df(t) <= common);
     const asked = rare.length ? rare : terms;
     const frequent = Math.max(MIN_FREQUENT_CHUNKS, this.chunks.size * FREQUENT_TERM_SHARE);
-    const low = asked.filter((t) => (this.df.get(t) ?? 0) <= frequent);
-    const high = asked.filter((t) => (this.df.get(t) ?? 0) > frequent);
+    const low = asked.filter((t) => df(t) <= frequent);
+    const high = asked.filter((t) => df(t) > frequent).sort((a, b) => df(a) - df(b) || (a < b ? -1 : 1));
     const narrowed = low.length && high.length ? this.commonTerms(low, high, limit) : [];
     if (narrowed.length) return narrowed;
+    // Every word that matches is frequent: the least frequent leads (see `commonTerms`).
+    if (high.length > 1) return this.commonTerms(high.slice(0, 1), high.slice(1), limit);
     return this.engine
       .search({ combineWith: 'OR', queries: asked.map((t) => this.termQuery(t)) })
       .slice(0, limit)
@@ -977,7 +982,13 @@ export class KnowledgeIndex {
    * its frequent terms (`high`) add their BM25 score to those chunks only, without visiting the others.
    * A matched chunk scores exactly as in one OR query of all the terms (MiniSearch sums the terms' BM25
    * and multiplies by the count of query terms matched); a chunk holding frequent terms only is left out.
-   * Empty when the rarer terms match nothing (the caller then searches with all the terms).
+   * Empty when the rarer terms match nothing (the caller then searches with the frequent terms alone).
+   *
+   * A query of frequent terms only (each in more than 1% of the chunks, none in more than 25%) is run
+   * the same way with its least frequent term as `low`: the chunks holding that term are ranked, the
+   * others' BM25 added to them. Elasticsearch runs such a query as a conjunction (every term required);
+   * leading with one term keeps its answers when no chunk holds them all, and bounds the work to one
+   * term's chunks instead of the union of all (MiniSearch builds a result for every chunk it scores).
    */
   private commonTerms(low: string[], high: string[], limit: number): { id: string; score: number }[] {
     const matched = this.engine.search({ combineWith: 'OR', queries: low.map((t) => this.termQuery(t)) });

@@ -43,4 +43,23 @@ describe('knowledge index (BM25)', () => {
     expect(index.search('delivery depot', 5)).to.have.length(5);
     expect(index.search('qwxyzzy delivery', 5)).to.have.length(5);
   });
+
+  it('scores a query of frequent terms only on the chunks its least frequent term matches', () => {
+    const filler = Array.from({ length: 400 }, (_, i) =>
+      chunk(100 + i, `Every delivery leaves the depot on route ${i % 3 === 0 ? 'north' : 'south'}.`),
+    );
+    const index = new KnowledgeIndex([
+      ...filler,
+      chunk(1, 'A delivery, then another delivery, then one more delivery.'),
+    ]);
+    const north = filler.filter((c) => c.text.includes('north')).length;
+    const hits = index.search('north delivery', 1000);
+    // Both words are in more than 1% of the chunks (and in more than 100): only the chunks holding the
+    // rarer one ("north") are ranked, each with the BM25 of both words; the others are not visited.
+    expect(hits).to.have.length(north);
+    expect(hits.every((h) => h.text.includes('north') && h.text.includes('delivery'))).to.equal(true);
+    expect(hits.map((h) => h.document)).to.not.include('kdoc_1');
+    // Each of them alone still answers from every chunk holding it.
+    expect(index.search('delivery', 1000)).to.have.length(filler.length + 1);
+  });
 });
