@@ -221,7 +221,12 @@ export async function llmRequestUsage(input: {
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   occurredMs?: number;
   /** The agent the request ran for when not the subject's (a squad member's): the row carries it. */
-  agent?: { id: string; version: number };
+  agent?: { id: string; version?: number };
+  /**
+   * A squad call's member the request was made for: the row names it (`squad_member`) and carries the
+   * request's own cost, which the call's `call` row then leaves out (src/services/costs.ts `callTokens`).
+   */
+  squadMember?: string;
 }): Promise<LlmRequestRow | null> {
   const owner = input.owner ?? (await callOwner(input.subjectId));
   if (!owner) {
@@ -242,10 +247,15 @@ export async function llmRequestUsage(input: {
     model: input.model,
     prompt_tokens: prompt,
     completion_tokens: completion,
-    ...(input.agent ? { agent_id: input.agent.id, agent_version: input.agent.version } : {}),
+    ...(input.agent ? { agent_id: input.agent.id } : {}),
+    ...(input.agent?.version !== undefined ? { agent_version: input.agent.version } : {}),
+    ...(input.squadMember !== undefined ? { squad_member: input.squadMember } : {}),
     // A conversation never ends: each turn's cost is recorded with its request. A call's requests are
-    // priced once, in its `call` row, when it ends.
-    ...(input.subjectId.startsWith('call_') ? {} : costFields(chatCost(input.model, prompt, completion))),
+    // priced once, in its `call` row, when it ends; but a squad member's, priced here, are the member's
+    // (the call's cost is then its `call` row's plus theirs: src/services/costs.ts `recordedCallCost`).
+    ...(input.subjectId.startsWith('call_') && input.squadMember === undefined
+      ? {}
+      : costFields(chatCost(input.model, prompt, completion))),
   };
 }
 
