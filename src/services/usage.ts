@@ -209,8 +209,8 @@ export type LlmRequestRow = Extract<UsageRow, { kind: 'llm_request' }>;
  * The usage row of one Chat Completions response: `llm:<workflow id>:<run id>:<activity id>:<attempt>`,
  * so each attempt that got an answer counts (it cost tokens), once.
  * @param input.subjectId the conversation the request was made for (a call id), the provider's `user`
- * @param input.owner who pays; when absent, the call `subjectId` names (null, with a warning, if there
- *   is none: usage is never worth failing an answer for)
+ * @param input.owner who pays; when absent, the call or conversation `subjectId` names (null, with a
+ *   warning, if there is none: usage is never worth failing an answer for)
  * @param input.usage the response's `usage` field (`prompt_tokens`, `completion_tokens`); absent → 0
  */
 export async function llmRequestUsage(input: {
@@ -259,9 +259,12 @@ export async function llmRequestUsage(input: {
   };
 }
 
-async function callOwner(callId: string): Promise<UsageOwner | null> {
-  const call = await Call.findById(callId, { org_id: 1, livemode: 1 }).lean();
-  return call ? { orgId: call.org_id, livemode: call.livemode } : null;
+/** Who pays for a request made for call or conversation `id` (`call_…`, `conv_…`), read from it; null if unknown. */
+async function callOwner(id: string): Promise<UsageOwner | null> {
+  const doc = id.startsWith('conv_')
+    ? await Conversation.findById(id, { org_id: 1, livemode: 1 }).lean()
+    : await Call.findById(id, { org_id: 1, livemode: 1 }).lean();
+  return doc ? { orgId: doc.org_id, livemode: doc.livemode } : null;
 }
 
 /**

@@ -15,6 +15,7 @@ import { loadPriceTable } from '../../src/pricing/prices';
 import { conversationInput, ensureConversation } from '../../src/services/conversations';
 import { CONVERSATION_WORKFLOW, SIMULATED_NUMBER, type ConversationWorkflow } from '../../src/shared/conversations';
 import { PhoneNumber } from '../../src/models/conversations';
+import { UsageRecord } from '../../src/models/usage';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { callEvents } from '../support/webhooks';
 import { customerNumber, eventually, inbound, messagesOf, waitForMessages } from '../support/conversations';
@@ -200,9 +201,18 @@ describe('squads: cost per member, squad_id on messages and SIP trunks, a conver
     });
     await inbound(t.testKey, { channel: 'sms', from: to, text: 'HANDOFF booking' });
     const replies = await waitForMessages(t.testKey, convId, 1, (m) => m.author === 'assistant');
-    expect(replies.map((m) => [m.text, m.agent_id])).to.deep.equal([['You said: HANDOFF booking', booking]]);
+    // Booking answers at once, from the summary alone (no customer line is passed on: the fake model's echo is empty).
+    expect(replies.map((m) => [m.text, m.agent_id])).to.deep.equal([['You said:', booking]]);
     const handoff = (await waitForMessages(t.testKey, convId, 1, (m) => m.author === 'handoff'))[0];
     expect(handoff.handoff).to.include({ from: 'reception', to: 'booking', context: 'summary' });
+    expect(handoff.handoff.summary).to.be.a('string');
+    // The summary request is metered to the conversation (its owner found from the conversation).
+    const rows = await eventually(async () => {
+      const found = await UsageRecord.find({ subject_id: convId, kind: 'llm_request' }).lean();
+      const asked = h().llm.requests.filter((r) => r.user === convId && r.usage).length;
+      return found.length === asked && asked >= 3 ? found : null;
+    }, 'every request of the conversation metered');
+    expect(rows.every((r) => typeof r.cost_total_micros === 'number')).to.equal(true);
     expect((await get(`/v1/conversations/${convId}`)).body).to.include({ squad_member: 'booking', agent_id: booking });
   });
 
@@ -219,7 +229,12 @@ describe('squads: cost per member, squad_id on messages and SIP trunks, a conver
     });
     await inbound(t.testKey, { channel: 'sms', from, text: 'Hello.' });
     await waitForMessages(t.testKey, doc._id, 1, (m) => m.author === 'assistant');
-    const switched = await post('/v1/messages', { channel: 'sms', to: from, text: 'Our desk takes over.', squad_id: squad });
+    const switched = await post('/v1/messages', {
+      channel: 'sms',
+      to: from,
+      text: 'Our desk takes over.',
+      squad_id: squad,
+    });
     expect(switched.status, JSON.stringify(switched.body)).to.equal(200);
     await eventually(
       async () => ((await get(`/v1/conversations/${doc._id}`)).body.squad_id === squad ? true : null),
@@ -239,7 +254,7 @@ describe('squads: cost per member, squad_id on messages and SIP trunks, a conver
     }
     await inbound(t.testKey, { channel: 'sms', from, text: 'Still there?' });
     const last = (await waitForMessages(t.testKey, doc._id, 1, (m) => m.text === 'You said: Still there?'))[0];
-    expect(last.agent_id, "the continued run answers with the member it was left with").to.equal(booking);
+    expect(last.agent_id, 'the continued run answers with the member it was left with').to.equal(booking);
     const prompt = h()
       .llm.requests.filter((r) => r.user === doc._id)
       .pop()!;

@@ -376,7 +376,12 @@ async function main(): Promise<void> {
         });
         await inbound(key, { channel: 'sms', from, text: 'Hello' });
         await waitForMessages(key, doc._id, 1, (x) => x.author === 'assistant');
-        const switched = await send({ channel: 'sms', to: from, text: 'Our desk takes over.', squad_id: squad.body.id });
+        const switched = await send({
+          channel: 'sms',
+          to: from,
+          text: 'Our desk takes over.',
+          squad_id: squad.body.id,
+        });
         if (switched.status !== 200) throw new Error(JSON.stringify(switched.body));
         await inbound(key, { channel: 'sms', from, text: 'HANDOFF booking' });
         await waitForMessages(key, doc._id, 1, (x) => x.author === 'handoff');
@@ -424,7 +429,9 @@ async function main(): Promise<void> {
         [`conversation-${name}.json`, runId],
         ...(next ? [[`conversation-${name}-next.json`, undefined]] : []),
       ] as [string, string | undefined][]) {
-        const history = JSON.parse(historyToJSON(await h().env.client.workflow.getHandle(workflowId, run).fetchHistory()));
+        const history = JSON.parse(
+          historyToJSON(await h().env.client.workflow.getHandle(workflowId, run).fetchHistory()),
+        );
         fs.writeFileSync(path.join(HISTORIES_DIR, file), JSON.stringify(history, null, 1) + '\n');
         console.log(`${name}: ${workflowId}, ${history.events.length} events → ${file}`);
       }
