@@ -39,16 +39,20 @@ export function costFields(cost: CostMicros): Required<CostFields> {
 
 /**
  * The model tokens of a call so far, from its usage rows (index `{subject_id}`): the pipeline's model
- * requests (`llm_request`: prompt as uncached input, completion as output; but not a squad member's, priced
- * on its own row: `recordedCallCost` adds those) and the realtime session's
+ * requests (`llm_request`: prompt as uncached input, completion as output; with `unpricedOnly`, not a squad
+ * member's, priced on its own row: `recordedCallCost` adds those) and the realtime session's
  * responses (`realtime_response`: text and audio apart; the cached input tokens, which the Realtime API
  * reports as a part of text and audio without their split, are priced as cached audio, the bulk of a call's
  * input, and taken from its audio tokens first).
  */
-export async function callTokens(callId: string): Promise<TokenUse[]> {
+export async function callTokens(callId: string, opts: { unpricedOnly?: boolean } = {}): Promise<TokenUse[]> {
   const rows = await UsageRecord.find(
-    // A row priced on its own (a squad member's request) is not priced again here.
-    { subject_id: callId, kind: { $in: ['llm_request', 'realtime_response'] }, cost_total_micros: { $exists: false } },
+    {
+      subject_id: callId,
+      kind: { $in: ['llm_request', 'realtime_response'] },
+      // The call's own price leaves out a row priced on its own (a squad member's request).
+      ...(opts.unpricedOnly ? { cost_total_micros: { $exists: false } } : {}),
+    },
     {
       kind: 1,
       model: 1,
@@ -113,7 +117,8 @@ export async function reportedTwilioPrice(doc: WithId<CallDoc>): Promise<{ price
 /**
  * The cost of an ended call (its document with its end applied): `billable minutes` as its usage row
  * counts them, the direction and the country of its `to`, SIP when `to` is a SIP URI, recorded when its
- * recording settings were on and consent did not turn it off, its model tokens (`callTokens`), and
+ * recording settings were on and consent did not turn it off, its model tokens not priced on their own rows
+ * (`callTokens` with `unpricedOnly`: a squad member's are), and
  * Twilio's reported price when a live call has one (`reportedTwilioPrice`). Priced with the current table.
  */
 export async function endedCallCost(doc: WithId<CallDoc>, billableMinutes: number): Promise<CostMicros> {
@@ -128,7 +133,7 @@ export async function endedCallCost(doc: WithId<CallDoc>, billableMinutes: numbe
     sip: doc.to.startsWith('sip:'),
     recorded: Boolean(recording?.enabled) && consent?.recording !== 'off',
     reported: billableMinutes > 0 ? await reportedTwilioPrice(doc) : null,
-    tokens: await callTokens(doc._id),
+    tokens: await callTokens(doc._id, { unpricedOnly: true }),
   });
   return cost;
 }
