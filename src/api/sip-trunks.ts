@@ -69,8 +69,10 @@ async function checkAnswerer(
 ): Promise<void> {
   if (body.agent_id && body.squad_id)
     throw invalidParam('squad_id', 'Give agent_id or squad_id, not both: one agent or one squad answers the trunk.');
-  if (body.agent_id && !(await findLiveAgent(tenant, body.agent_id))) throw notFound('agent', body.agent_id, 'agent_id');
-  if (body.squad_id && !(await findLiveSquad(tenant, body.squad_id))) throw notFound('squad', body.squad_id, 'squad_id');
+  if (body.agent_id && !(await findLiveAgent(tenant, body.agent_id)))
+    throw notFound('agent', body.agent_id, 'agent_id');
+  if (body.squad_id && !(await findLiveSquad(tenant, body.squad_id)))
+    throw notFound('squad', body.squad_id, 'squad_id');
 }
 
 /**

@@ -192,8 +192,8 @@ export async function sendOutboundMessage(
       ...(squad
         ? { agentId: squad.agentId, squad: { id: squad.id, start: squad.start } }
         : body.agent_id
-        ? { agentId: body.agent_id }
-        : await conversationAnswerer({ orgId, livemode }, { agentId: number!.agentId, squadId: number!.squadId })),
+          ? { agentId: body.agent_id }
+          : await conversationAnswerer({ orgId, livemode }, { agentId: number!.agentId, squadId: number!.squadId })),
     })));
   const message: OutboundMessageInput = {
     messageId,
