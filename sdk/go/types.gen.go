@@ -3161,6 +3161,9 @@ type Call struct {
 	// Cost What the call cost (telephony, model, recording, platform fee), in integer micro-units of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs"); null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`).
 	Cost *Cost `json:"cost"`
 
+	// CostByMember A squad's call: its `cost` split per member, in the order they first answered: each member's model requests at its own model's price, the start member's part with the call's telephony, recording and platform fee; the parts add up to `cost`. Null before it ended and on calls of one agent.
+	CostByMember *[]MemberCost `json:"cost_by_member"`
+
 	// CostIncomplete True when a model the call used is missing from the price table: `cost.model_micros` is null and `cost.total_micros` lacks it.
 	CostIncomplete bool `json:"cost_incomplete"`
 
@@ -4581,6 +4584,26 @@ type McpToolObject string
 // McpToolType defines model for McpTool.Type.
 type McpToolType string
 
+// MemberCost A squad member's part of a squad call's cost: its model requests priced at its own model's price; the start member's part also holds the call's telephony, recording and platform fee. The parts add up to the call's `cost`.
+type MemberCost struct {
+	// AgentId The member's agent.
+	AgentId *string `json:"agent_id"`
+
+	// AgentVersion The member's agent version the call ran.
+	AgentVersion     *int `json:"agent_version"`
+	CompletionTokens int  `json:"completion_tokens"`
+
+	// Cost What a call, a conversation or an analysis cost, in integer micro-units (millionths) of `currency`, computed once when it ended from the price table then in force (or Twilio's reported price); a later table never changes it.
+	Cost Cost `json:"cost"`
+
+	// Member The member (its name in the squad).
+	Member       string `json:"member"`
+	PromptTokens int    `json:"prompt_tokens"`
+
+	// Requests The model requests the member made.
+	Requests int `json:"requests"`
+}
+
 // Message A WhatsApp, SMS or web-widget message, received or sent.
 type Message struct {
 	// AgentId An assistant reply of a squad's conversation: the member's agent that wrote it.
@@ -5390,6 +5413,9 @@ type SipTrunk struct {
 
 	// PasswordSet Whether a SIP password is stored (it is never shown).
 	PasswordSet bool `json:"password_set"`
+
+	// SquadId Or the squad that answers them (set on each number instead of `agent_id`): the calls start with its start member and hand off.
+	SquadId *string `json:"squad_id"`
 
 	// TerminationUri Where calls from its numbers go: `sip:<carrier host>[:port][;transport=…]`, dialed as `sip:<E.164>@<host>`.
 	TerminationUri string `json:"termination_uri"`
@@ -8406,8 +8432,12 @@ type CreateMessageTemplateParams struct {
 
 // SendMessageJSONBody defines parameters for SendMessage.
 type SendMessageJSONBody struct {
-	AgentId  *string                       `json:"agent_id,omitempty"`
-	Channel  SendMessageJSONBodyChannel    `json:"channel"`
+	// AgentId The agent that answers the conversation from now on (else its own, or the number's).
+	AgentId *string                    `json:"agent_id,omitempty"`
+	Channel SendMessageJSONBodyChannel `json:"channel"`
+
+	// SquadId Instead of `agent_id` (both: 400 naming `squad_id`): the squad that answers the conversation from now on, starting with its start member, whose members hand it to each other.
+	SquadId  *string                       `json:"squad_id,omitempty"`
 	Template *SendMessageJSONBody_Template `json:"template,omitempty"`
 	Text     *string                       `json:"text,omitempty"`
 	To       SendMessageJSONBody_To        `json:"to"`
@@ -8584,6 +8614,7 @@ type CreateSipTrunkJSONBody struct {
 	Name     *string  `json:"name,omitempty"`
 	Numbers  []string `json:"numbers"`
 	Password *string  `json:"password,omitempty"`
+	SquadId  *string  `json:"squad_id,omitempty"`
 
 	// TerminationUri sip:<carrier host>[:port][;transport=udp|tcp|tls]
 	TerminationUri string  `json:"termination_uri"`
@@ -8602,6 +8633,7 @@ type UpdateSipTrunkJSONBody struct {
 	Name     *string   `json:"name,omitempty"`
 	Numbers  *[]string `json:"numbers,omitempty"`
 	Password *string   `json:"password,omitempty"`
+	SquadId  *string   `json:"squad_id,omitempty"`
 
 	// TerminationUri sip:<carrier host>[:port][;transport=udp|tcp|tls]
 	TerminationUri *string `json:"termination_uri,omitempty"`

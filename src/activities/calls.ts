@@ -28,7 +28,7 @@ import type { CallTurnInput } from '../shared/assistant';
 import { Context } from '@temporalio/activity';
 import { emitEvent } from '../services/events';
 import { callUsage, pricedCallUsage, recordUsage, type LlmRequestRow, type UsageRow } from '../services/usage';
-import { costOfRow, UsageRecord } from '../models/usage';
+import { recordedCallCost } from '../services/costs';
 import { afterNextRequest, release } from '../platform/behind-turn';
 import { startEndedCallAnalysis } from '../services/analysis';
 import { callRedactor } from '../services/redaction-policy';
@@ -120,12 +120,13 @@ export async function transitionCall(input: TransitionCallInput): Promise<void> 
 
 /**
  * The recorded cost of the call a usage row meters, as the call stores it (`cost_json`: the stored row's
- * `CostObject`); `{}` when no row was built (not the end) or the stored row has no cost.
+ * `CostObject`, plus a squad's call's members' priced requests, split in `cost_members_json`:
+ * src/services/costs.ts `recordedCallCost`); `{}` when no row was built (not the end) or the stored row has
+ * no cost.
  */
-async function storedCost(row: UsageRow | null): Promise<{ cost_json?: string }> {
+async function storedCost(row: UsageRow | null): Promise<{ cost_json?: string; cost_members_json?: string }> {
   if (!row) return {};
-  const cost = costOfRow(await UsageRecord.findById(row._id).lean());
-  return cost ? { cost_json: JSON.stringify(cost) } : {};
+  return await recordedCallCost(row._id, row.subject_id);
 }
 
 /**
@@ -333,7 +334,7 @@ export async function reconcileCalls(input: CallReconcilerInput): Promise<{ reco
       livemode: doc.livemode,
       type: 'call.ended',
       createdMs: doc.ended_ms ?? endedMs,
-      object: renderCall({ ...doc, cost_json: doc.cost_json ?? cost.cost_json ?? null }),
+      object: renderCall(doc.cost_json ? doc : { ...doc, cost_json: null, cost_members_json: null, ...cost }),
     });
     // Its analysis, as a call that ended on its own gets after `call.ended` (an id derived from the end's
     // time, so every later pass over the same run finds it started).

@@ -252,8 +252,14 @@ export async function recordToolCalls(input: { messageId: string; toolCalls: Too
 }
 
 /** Sets the assistant answering the conversation (`POST /v1/messages` with `agent_id`). */
-export async function setConversationAgent(input: { conversationId: string; agentId: string }): Promise<void> {
-  await Conversation.updateOne({ _id: input.conversationId }, { $set: { agent_id: input.agentId } });
+export async function setConversationAgent(input: {
+  conversationId: string;
+  agentId: string;
+  /** A squad takes the conversation over (`POST /v1/messages` `squad_id`): its start member answers next. */
+  squad?: { id: string; start: string };
+}): Promise<void> {
+  const squad = input.squad ? { squad_id: input.squad.id, squad_member: input.squad.start, squad_handoffs: 0 } : {};
+  await Conversation.updateOne({ _id: input.conversationId }, { $set: { agent_id: input.agentId, ...squad } });
   // Another agent's version is picked on its first turn (the same agent keeps its version).
   await Conversation.updateOne(
     { _id: input.conversationId, agent_version_of: { $ne: input.agentId } },

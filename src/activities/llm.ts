@@ -70,6 +70,11 @@ export interface GenerateReplyInput {
   /** Who the conversation is with and which agent answers: the context is loaded from these. */
   context?: AssistantContextIds;
   /**
+   * A request made without `context` for a squad call's member (the hand-off summary): the member (and its
+   * agent) its usage row names and prices, as `context.squadMember` does for the member's turns.
+   */
+  meter?: { squadMember: string; agentId: string; agentVersion?: number };
+  /**
    * A live call: stream the answer's words to the API instance holding the call's ConversationRelay as the
    * model writes them (src/voice/relay.ts), when one is registered. The result is the same.
    */
@@ -119,14 +124,26 @@ export interface GenerateReplyResult {
 /**
  * Whose a request's usage row is: the call (`subjectId`), its owner when the input names it, and the agent
  * when it is not the call's own: a squad member answering after a hand-off (`context.agentVersion`, set by
- * src/workflows/call-tools.ts `switchAgent`).
+ * src/workflows/call-tools.ts `switchAgent`); and a squad call's member (`context.squadMember`, or `meter`
+ * for a request without context), whose rows carry their own cost.
  */
 function usageSubject(input: GenerateReplyInput) {
   const { context } = input;
+  const member =
+    input.meter ??
+    (context?.squadMember !== undefined
+      ? { squadMember: context.squadMember, agentId: context.agentId, agentVersion: context.agentVersion }
+      : undefined);
+  const agent = member
+    ? { id: member.agentId, ...(member.agentVersion !== undefined ? { version: member.agentVersion } : {}) }
+    : context?.agentVersion !== undefined
+      ? { id: context.agentId, version: context.agentVersion }
+      : undefined;
   return {
     subjectId: input.callId,
     owner: context ? { orgId: context.orgId, livemode: context.livemode } : undefined,
-    agent: context?.agentVersion !== undefined ? { id: context.agentId, version: context.agentVersion } : undefined,
+    agent,
+    ...(member ? { squadMember: member.squadMember } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Messages (spec section 4 "Messages and conversations"; scopes `messages:read` / `messages:write`):
  *
- *   POST   /v1/messages        send (Idempotency-Key): `{channel, to, text | template, agent_id?}`;
+ *   POST   /v1/messages        send (Idempotency-Key): `{channel, to, text | template, agent_id? | squad_id?}`;
  *                              `channel: web` replies to a widget visitor
  *   GET    /v1/messages/{id}   a message
  *
@@ -41,7 +41,18 @@ export const sendMessageSchema = z
     to: z.union([e164, webAddress]),
     text: z.string().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`).optional(),
     template: templateParam.optional(),
-    agent_id: z.string().min(1).optional(),
+    agent_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("The agent that answers the conversation from now on (else its own, or the number's)."),
+    squad_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'Instead of `agent_id` (both: 400 naming `squad_id`): the squad that answers the conversation from now on, starting with its start member, whose members hand it to each other.',
+      ),
   })
   .superRefine((body, ctx) => {
     const web = body.channel === 'web';

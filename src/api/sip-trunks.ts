@@ -3,7 +3,7 @@
  * `phone_numbers:write`, as numbers), designed on Twilio's BYOC trunking
  * (https://www.twilio.com/docs/voice/bring-your-own-carrier-byoc; src/services/sip-trunks.ts):
  *
- *   POST   /v1/sip_trunks         `{termination_uri, numbers, username?, password?, name?, agent_id?}`
+ *   POST   /v1/sip_trunks         `{termination_uri, numbers, username?, password?, name?, agent_id? | squad_id?}`
  *                                 (Idempotency-Key): live, a Connection Policy and a BYOC trunk in the
  *                                 organization's Twilio account; test, stored only
  *   POST   /v1/sip_trunks/{id}    update any of those (null clears an optional one)
@@ -11,12 +11,14 @@
  *   DELETE /v1/sip_trunks/{id}    remove it at Twilio, release its numbers
  *
  * Each number a trunk carries is one of the organization's phone numbers (`source: "sip_trunk"`): live
- * calls from it dial out through the trunk, calls arriving from the trunk to it are answered by its agent.
+ * calls from it dial out through the trunk, calls arriving from the trunk to it are answered by its agent
+ * (or its squad: the call starts with the squad's start member, which may hand it off).
  */
 import type { Router } from 'express';
 import { z } from 'zod';
 import { invalidParam, notFound } from '../errors';
 import { findLiveAgent } from '../models/agents';
+import { findLiveSquad } from '../models/squads';
 import { SipTrunk, SipTrunkObject, renderSipTrunk, type SipTrunkDoc } from '../models/sip-trunks';
 import type { WithId } from '../models/store';
 import { DeletedObject, listOf } from '../models/wire';
@@ -54,6 +56,24 @@ const sipUsername = z.string().min(1).max(128);
 const sipPassword = z.string().min(1).max(128);
 const name = z.string().min(1).max(64);
 const agentId = z.string().min(1);
+const squadId = z.string().min(1);
+
+/**
+ * The trunk's answerer as given: at most one of `agent_id` and `squad_id`, each live in the tenant (as
+ * `POST /v1/calls` checks them).
+ * @throws ApiError 400 `parameter_invalid` naming `squad_id` (both given), 404 naming `agent_id` or `squad_id`
+ */
+async function checkAnswerer(
+  tenant: { orgId: string; livemode: boolean },
+  body: { agent_id?: string | null; squad_id?: string | null },
+): Promise<void> {
+  if (body.agent_id && body.squad_id)
+    throw invalidParam('squad_id', 'Give agent_id or squad_id, not both: one agent or one squad answers the trunk.');
+  if (body.agent_id && !(await findLiveAgent(tenant, body.agent_id)))
+    throw notFound('agent', body.agent_id, 'agent_id');
+  if (body.squad_id && !(await findLiveSquad(tenant, body.squad_id)))
+    throw notFound('squad', body.squad_id, 'squad_id');
+}
 
 /**
  * `POST /v1/sip_trunks` body: `termination_uri` (`sip:<host>[:port][;params]`, checked further by
@@ -67,6 +87,7 @@ export const sipTrunkSchema = z.strictObject({
   password: sipPassword.optional(),
   name: name.optional(),
   agent_id: agentId.optional(),
+  squad_id: squadId.optional(),
 });
 
 /**
@@ -80,6 +101,7 @@ export const updateSipTrunkSchema = z.strictObject({
   password: sipPassword.nullable().optional(),
   name: name.nullable().optional(),
   agent_id: agentId.nullable().optional(),
+  squad_id: squadId.nullable().optional(),
 });
 
 /** The trunk object, with the numbers it carries. */
@@ -89,7 +111,7 @@ async function render(doc: WithId<SipTrunkDoc>) {
 
 /**
  * `POST /v1/sip_trunks` → the trunk. 400 naming `termination_uri` (not `sip:<host>…`), `numbers`, or
- * `password` (a password without a username); 404 naming `agent_id`; 409 `phone_number_already_connected`
+ * `password` (a password without a username) or `squad_id` (with `agent_id`); 404 naming `agent_id` or `squad_id`; 409 `phone_number_already_connected`
  * (a number the organization has already) and 400 `phone_number_not_owned` (one another organization
  * holds; the answer does not say who) naming `numbers`; 400 `sip_trunk_rejected` with `twilio_code` and
  * `twilio_message` when Twilio refuses the BYOC trunk or its Connection Policy (nothing stored); 503
@@ -108,7 +130,7 @@ const createSipTrunkRoute = operation({
   tag,
   summary: 'Register a SIP trunk (bring your own carrier)',
   description:
-    "Live keys: a Connection Policy (target: `termination_uri`) and a BYOC trunk (Voice URL: the service's inbound webhook) are made in the organization's Twilio account; Twilio's refusal is 400 `sip_trunk_rejected` with `twilio_code` and `twilio_message`, nothing stored. Each of `numbers` becomes one of the organization's phone numbers (`source: \"sip_trunk\"`): live calls from it dial `sip:<to>@<termination host>` with the trunk's credentials, calls arriving from the trunk are answered by `agent_id`. A number another organization holds is refused. Test keys: stored only. The password is never shown.",
+    "Live keys: a Connection Policy (target: `termination_uri`) and a BYOC trunk (Voice URL: the service's inbound webhook) are made in the organization's Twilio account; Twilio's refusal is 400 `sip_trunk_rejected` with `twilio_code` and `twilio_message`, nothing stored. Each of `numbers` becomes one of the organization's phone numbers (`source: \"sip_trunk\"`): live calls from it dial `sip:<to>@<termination host>` with the trunk's credentials, calls arriving from the trunk are answered by `agent_id`, or by the squad `squad_id` (one of the two; both: 400 naming `squad_id`). A number another organization holds is refused. Test keys: stored only. The password is never shown.",
   scope: 'phone_numbers:write',
   body: sipTrunkSchema,
   example: {
@@ -122,8 +144,7 @@ const createSipTrunkRoute = operation({
   handler: async (req, res, { body }) => {
     const tenant = { orgId: req.auth!.orgId, livemode: req.auth!.livemode };
     if (body.password && !body.username) throw invalidParam('password', 'A password needs a username.');
-    if (body.agent_id && !(await findLiveAgent(tenant, body.agent_id)))
-      throw notFound('agent', body.agent_id, 'agent_id');
+    await checkAnswerer(tenant, body);
     requireTelephony(tenant);
     await idempotent(req, res, 'trk', async (id) => ({
       status: 200,
@@ -132,7 +153,10 @@ const createSipTrunkRoute = operation({
   },
 });
 
-/** `POST /v1/sip_trunks/{id}` → the trunk; only the fields given change. 404 naming `id` or `agent_id`. */
+/**
+ * `POST /v1/sip_trunks/{id}` → the trunk; only the fields given change. 404 naming `id`, `agent_id` or
+ * `squad_id`; 400 naming `squad_id` when both are given.
+ */
 const updateSipTrunkRoute = operation({
   method: 'post',
   path: '/v1/sip_trunks/{id}',
@@ -144,7 +168,7 @@ const updateSipTrunkRoute = operation({
   tag,
   summary: 'Update a SIP trunk',
   description:
-    'Only the fields given change; null clears `username`, `password`, `name`, `agent_id`. `numbers` replaces the set (numbers left out are released); `agent_id` is set on every number of the trunk; a new `termination_uri` is given to the live Connection Policy. A refusal changes nothing.',
+    'Only the fields given change; null clears `username`, `password`, `name`, `agent_id`, `squad_id`. `numbers` replaces the set (numbers left out are released); `agent_id` or `squad_id` is set on every number of the trunk (setting one clears the other; both: 400 naming `squad_id`); a new `termination_uri` is given to the live Connection Policy. A refusal changes nothing.',
   scope: 'phone_numbers:write',
   body: updateSipTrunkSchema,
   example: { numbers: ['+14155550100', '+14155550101'], agent_id: 'agt_01jb0000000000000000000000' },
@@ -153,8 +177,7 @@ const updateSipTrunkRoute = operation({
     const tenant = { orgId: req.auth!.orgId, livemode: req.auth!.livemode };
     const id = String(req.params.id);
     if (!(await findSipTrunk(tenant, id))) throw notFound('SIP trunk', id, 'id');
-    if (body.agent_id && !(await findLiveAgent(tenant, body.agent_id)))
-      throw notFound('agent', body.agent_id, 'agent_id');
+    await checkAnswerer(tenant, body);
     await idempotent(req, res, 'req', async () => {
       const updated = await updateSipTrunk(tenant, id, body);
       if (!updated) throw notFound('SIP trunk', id, 'id');

@@ -37,7 +37,7 @@ import { AnalysisObject } from './analyses';
 import { KnowledgeSourceObject } from './knowledge';
 import type { KnowledgeRef } from '../shared/assistant';
 import { redactionField, renderRedaction } from './redaction';
-import { CallUsageObject, CostObject } from './usage';
+import { CallUsageObject, CostObject, MemberCostObject, type MemberCostView } from './usage';
 import { CallLatencyObject, renderCallLatency, renderTurnLatency, TurnLatencyObject } from './latency';
 import { ENGINE_FALLBACKS, ENGINES, type EngineFallback } from '../shared/realtime';
 
@@ -181,9 +181,15 @@ const callSchema = new Schema(
     latency_json: { type: String, default: null },
     /**
      * The call's cost (src/models/usage.ts `CostObject`), JSON, written with its end from its usage row
-     * `call:<id>` (which holds it, priced once: src/services/costs.ts); null before, and for calls ended before costs.
+     * `call:<id>` (which holds it, priced once: src/services/costs.ts), plus a squad's call's members' priced
+     * requests (`recordedCallCost`); null before, and for calls ended before costs.
      */
     cost_json: { type: String, default: null },
+    /**
+     * A squad's call: its `cost_json` split per member (`MemberCostObject[]`, JSON), written with it
+     * (src/services/costs.ts `recordedCallCost`); null otherwise.
+     */
+    cost_members_json: { type: String, default: null },
     /** When retention or an erasure emptied the call's text, leaving a skeleton, ms; null while kept. */
     text_expired_ms: { type: Number, default: null },
   },
@@ -751,6 +757,12 @@ export const CallObject = apiObject(
     cost: CostObject.nullable().describe(
       'What the call cost (telephony, model, recording, platform fee), in integer micro-units of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs"); null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`).',
     ),
+    cost_by_member: z
+      .array(MemberCostObject)
+      .nullable()
+      .describe(
+        "A squad's call: its `cost` split per member, in the order they first answered: each member's model requests at its own model's price, the start member's part with the call's telephony, recording and platform fee; the parts add up to `cost`. Null before it ended and on calls of one agent.",
+      ),
     cost_incomplete: z
       .boolean()
       .describe(
@@ -836,6 +848,7 @@ export function renderCall(doc: WithId<CallDoc>): CallObject {
     ai_disclosure: doc.ai_disclosure ?? null,
     latency: renderCallLatency(doc.latency_json),
     cost: doc.cost_json ? (JSON.parse(doc.cost_json) as z.output<typeof CostObject>) : null,
+    cost_by_member: doc.cost_members_json ? (JSON.parse(doc.cost_members_json) as MemberCostView[]) : null,
     cost_incomplete: doc.cost_json ? JSON.parse(doc.cost_json).model_micros === null : false,
     analysis: doc.analysis_json ? (JSON.parse(doc.analysis_json) as AnalysisObject) : null,
     trace_id: doc.trace_id ?? null,

@@ -27,6 +27,8 @@ const sipTrunkSchema = new Schema(
     password: { type: String, default: null },
     /** The agent that answers calls arriving on the trunk's numbers (set on each number row), or null. */
     agent_id: { type: String, default: null },
+    /** Or the squad that answers them (`sqd_…`, set on each number row instead of `agent_id`), or null. */
+    squad_id: { type: String, default: null },
     /**
      * True until the trunk is complete: its numbers claimed and, live, its Twilio resources made. Not
      * listed, dials nothing; a retry of the same request (same id) finishes it, finding at Twilio what an
@@ -66,6 +68,12 @@ export const SipTrunkObject = apiObject(
       .array(z.string())
       .describe('The E.164 numbers it carries, each one of the organization\'s phone numbers (`source: "sip_trunk"`).'),
     agent_id: z.string().nullable().describe('The agent that answers calls to its numbers (set on each number).'),
+    squad_id: z
+      .string()
+      .nullable()
+      .describe(
+        'Or the squad that answers them (set on each number instead of `agent_id`): the calls start with its start member and hand off.',
+      ),
     byoc_trunk_sid: z
       .string()
       .nullable()
@@ -86,6 +94,7 @@ export function renderSipTrunk(doc: WithId<SipTrunkDoc>, numbers: string[]): z.o
     password_set: Boolean(doc.password),
     numbers,
     agent_id: doc.agent_id ?? null,
+    squad_id: doc.squad_id ?? null,
     byoc_trunk_sid: doc.byoc_trunk_sid ?? null,
     created: doc.created,
   };

@@ -28,7 +28,10 @@
  * the `cost_*` fields, in integer micro-units of the table's currency: a `call` row (its telephony,
  * recording, platform fee and the model tokens of the whole call), an `analysis` row (its request's
  * tokens), an `llm_request` row of a conversation (`conv_…`: its turn's tokens; a call's requests are in
- * its `call` row's cost instead, never twice). `rollup`,
+ * its `call` row's cost instead, never twice), and an `llm_request` row of a squad call's member (it names
+ * the member in `squad_member` and carries its request's cost, which the call's `call` row then leaves out:
+ * the call's cost is its `call` row's plus its members' rows', and each member's agent is charged its own
+ * model cost in `GET /v1/usage?agent_id=…`). `rollup`,
  * `rollup_key` and `rollup_lease_ms` track the row's addition to the per-day rollups that `GET /v1/usage`
  * reads (src/services/usage-rollups.ts): the only fields updated after the insert.
  */
@@ -72,6 +75,11 @@ const usageSchema = new Schema(
      */
     agent_id: { type: String },
     agent_version: { type: Number },
+    /**
+     * A squad call's model request: the member it was made for (src/services/usage.ts `llmRequestUsage`);
+     * such a row carries its own cost, which its call's `call` row leaves out. Absent otherwise.
+     */
+    squad_member: { type: String },
 
     // kind `call`
     /** The call's terminal status (`completed`, `busy`…). */
@@ -156,6 +164,8 @@ interface RowBase {
    */
   agent_id?: string;
   agent_version?: number;
+  /** A squad call's model request: the member it was made for (the row then carries its own cost). */
+  squad_member?: string;
 }
 
 /** The cost fields of a row that carries a cost (micro-units; see the header). */
@@ -435,6 +445,27 @@ export const CostObject = apiObject(
   }),
 );
 export type CostView = z.output<typeof CostObject>;
+
+/**
+ * One member's part of a squad call's cost (the call object's `cost_by_member`): the model requests the
+ * member made (its `llm_request` rows, priced each at its own model's price), and for the member the call
+ * started with also the call's own row (telephony, recording, the platform's fee, and any model tokens not
+ * metered to a member). The parts add up to the call's `cost` exactly.
+ */
+export const MemberCostObject = apiObject(
+  'MemberCost',
+  "A squad member's part of a squad call's cost: its model requests priced at its own model's price; the start member's part also holds the call's telephony, recording and platform fee. The parts add up to the call's `cost`.",
+  z.object({
+    member: z.string().describe('The member (its name in the squad).'),
+    agent_id: z.string().nullable().describe("The member's agent."),
+    agent_version: count.nullable().describe("The member's agent version the call ran."),
+    requests: count.describe('The model requests the member made.'),
+    prompt_tokens: count,
+    completion_tokens: count,
+    cost: CostObject,
+  }),
+);
+export type MemberCostView = z.output<typeof MemberCostObject>;
 
 /** The recorded cost of a row carrying `cost_*` fields (`CostObject`), null when it has none. */
 export function costOfRow(row: Partial<UsageRecordDoc> | CostFields | null | undefined): CostView | null {

@@ -5,9 +5,17 @@
  * once (`recordUsage`, insert-if-absent), so a retry or a later price table never changes a cost.
  */
 import { config } from '../config';
-import type { CallDoc } from '../models/calls';
+import { Call, type CallDoc } from '../models/calls';
 import type { WithId } from '../models/store';
-import { sumCostOfRows, UsageRecord, type CostFields, type CostView } from '../models/usage';
+import { SquadVersion, squadVersionConfig, squadVersionId } from '../models/squad-versions';
+import {
+  costOfRow,
+  sumCostOfRows,
+  UsageRecord,
+  type CostFields,
+  type CostView,
+  type MemberCostView,
+} from '../models/usage';
 import { logger } from '../logger';
 import { costOfComponent } from '../platform/metrics';
 import { callCost, chatTokens, tokensOnlyCost, type CostMicros, type TokenUse } from '../pricing/costs';
@@ -31,14 +39,20 @@ export function costFields(cost: CostMicros): Required<CostFields> {
 
 /**
  * The model tokens of a call so far, from its usage rows (index `{subject_id}`): the pipeline's model
- * requests (`llm_request`: prompt as uncached input, completion as output) and the realtime session's
+ * requests (`llm_request`: prompt as uncached input, completion as output; with `unpricedOnly`, not a squad
+ * member's, priced on its own row: `recordedCallCost` adds those) and the realtime session's
  * responses (`realtime_response`: text and audio apart; the cached input tokens, which the Realtime API
  * reports as a part of text and audio without their split, are priced as cached audio, the bulk of a call's
  * input, and taken from its audio tokens first).
  */
-export async function callTokens(callId: string): Promise<TokenUse[]> {
+export async function callTokens(callId: string, opts: { unpricedOnly?: boolean } = {}): Promise<TokenUse[]> {
   const rows = await UsageRecord.find(
-    { subject_id: callId, kind: { $in: ['llm_request', 'realtime_response'] } },
+    {
+      subject_id: callId,
+      kind: { $in: ['llm_request', 'realtime_response'] },
+      // The call's own price leaves out a row priced on its own (a squad member's request).
+      ...(opts.unpricedOnly ? { cost_total_micros: { $exists: false } } : {}),
+    },
     {
       kind: 1,
       model: 1,
@@ -103,7 +117,8 @@ export async function reportedTwilioPrice(doc: WithId<CallDoc>): Promise<{ price
 /**
  * The cost of an ended call (its document with its end applied): `billable minutes` as its usage row
  * counts them, the direction and the country of its `to`, SIP when `to` is a SIP URI, recorded when its
- * recording settings were on and consent did not turn it off, its model tokens (`callTokens`), and
+ * recording settings were on and consent did not turn it off, its model tokens not priced on their own rows
+ * (`callTokens` with `unpricedOnly`: a squad member's are), and
  * Twilio's reported price when a live call has one (`reportedTwilioPrice`). Priced with the current table.
  */
 export async function endedCallCost(doc: WithId<CallDoc>, billableMinutes: number): Promise<CostMicros> {
@@ -118,7 +133,7 @@ export async function endedCallCost(doc: WithId<CallDoc>, billableMinutes: numbe
     sip: doc.to.startsWith('sip:'),
     recorded: Boolean(recording?.enabled) && consent?.recording !== 'off',
     reported: billableMinutes > 0 ? await reportedTwilioPrice(doc) : null,
-    tokens: await callTokens(doc._id),
+    tokens: await callTokens(doc._id, { unpricedOnly: true }),
   });
   return cost;
 }
@@ -161,4 +176,69 @@ export async function conversationCost(conversationId: string): Promise<CostView
     },
   ).lean();
   return sumCostOfRows(rows);
+}
+
+/** The fields of a usage row `recordedCallCost` reads. */
+const COST_ROW_FIELDS = {
+  squad_member: 1,
+  agent_id: 1,
+  agent_version: 1,
+  prompt_tokens: 1,
+  completion_tokens: 1,
+  cost_total_micros: 1,
+  cost_telephony_micros: 1,
+  cost_model_micros: 1,
+  cost_recording_micros: 1,
+  cost_platform_micros: 1,
+  cost_incomplete: 1,
+  cost_source: 1,
+} as const;
+
+/**
+ * The recorded cost of an ended call as the call stores it (`cost_json`, and `cost_members_json` for a
+ * squad's call), from its stored `call` row `callRowId` (the first stored stands) and, on a squad's call,
+ * its members' priced model requests (`llm_request` rows naming `squad_member`, each priced when it was
+ * made): the call's cost is the sum of all of them, and `cost_by_member` splits it, each member with its
+ * own rows, the member the call started with (its squad version's `start`) also with the `call` row.
+ * Exact: integer micro-units, the parts add up to the total. `{}` when the row is not stored or has no cost.
+ */
+export async function recordedCallCost(
+  callRowId: string,
+  callId: string,
+): Promise<{ cost_json?: string; cost_members_json?: string }> {
+  const callRow = await UsageRecord.findById(callRowId, COST_ROW_FIELDS).lean();
+  const own = costOfRow(callRow);
+  if (!callRow || !own) return {};
+  const call = await Call.findById(callId, { squad_id: 1, squad_version: 1, squad_member: 1 }).lean();
+  if (!call?.squad_id) return { cost_json: JSON.stringify(own) };
+  const rows = await UsageRecord.find(
+    { subject_id: callId, kind: 'llm_request', squad_member: { $exists: true }, cost_total_micros: { $exists: true } },
+    COST_ROW_FIELDS,
+  )
+    .sort({ occurred_ms: 1, _id: 1 })
+    .lean();
+  const version =
+    call.squad_version != null
+      ? await SquadVersion.findById(squadVersionId(call.squad_id, call.squad_version), { config_json: 1 }).lean()
+      : null;
+  const start = version ? squadVersionConfig(version).start : (call.squad_member ?? 'start');
+  // The members in the order they first spoke, the start member first (with the call's own row).
+  const members = new Map<string, typeof rows>([[start, []]]);
+  for (const r of rows) members.set(r.squad_member!, [...(members.get(r.squad_member!) ?? []), r]);
+  const split: MemberCostView[] = [...members].map(([member, requests]) => {
+    const agent = requests[0] ?? callRow;
+    return {
+      member,
+      agent_id: agent.agent_id ?? null,
+      agent_version: agent.agent_version ?? null,
+      requests: requests.length,
+      prompt_tokens: requests.reduce((n, r) => n + (r.prompt_tokens ?? 0), 0),
+      completion_tokens: requests.reduce((n, r) => n + (r.completion_tokens ?? 0), 0),
+      cost: sumCostOfRows(member === start ? [callRow, ...requests] : requests)!,
+    };
+  });
+  return {
+    cost_json: JSON.stringify(sumCostOfRows([callRow, ...rows])),
+    cost_members_json: JSON.stringify(split),
+  };
 }

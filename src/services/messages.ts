@@ -32,6 +32,7 @@ import {
   signalConversation,
 } from '../services/conversations';
 import { findLiveAgent } from '../models/agents';
+import { squadStart } from './squads';
 import {
   Message,
   MessageTemplate,
@@ -74,6 +75,8 @@ export interface SendMessageRequest {
   text?: string;
   template?: TemplateRequest;
   agent_id?: string;
+  /** Instead of `agent_id`: the squad that answers the conversation from now on (its start member first). */
+  squad_id?: string;
 }
 
 /** A request that passed the checks that need no conversation: its text, and the template it renders. */
@@ -83,6 +86,8 @@ export interface PreparedMessage {
   /** The text stored and shown: the request's, or the template rendered. */
   text: string;
   template: TemplateRef | null;
+  /** `squad_id`'s squad as found live: its id, start member and that member's agent; null without one. */
+  squad: { id: string; start: string; agentId: string } | null;
 }
 
 /** 422 `invalid_request_error`, for a well-formed request the rules refuse. */
@@ -92,7 +97,8 @@ const unprocessable = (code: string, message: string, param?: string) =>
 /**
  * The checks of `POST /v1/messages` that come before its Idempotency-Key is taken, and the text it sends.
  * @throws ApiError 400 naming `text`, `template` or `template.parameters`; 503 `messaging_not_configured`
- *   (live mode without Twilio, except on `web`); 404 naming `agent_id` or `template.name`
+ *   (live mode without Twilio, except on `web`); 404 naming `agent_id`, `squad_id` or `template.name`; 400
+ *   naming `squad_id` when `agent_id` comes with it (as `POST /v1/calls`)
  */
 export async function prepareOutboundMessage(tenant: Tenant, body: SendMessageRequest): Promise<PreparedMessage> {
   const { orgId, livemode } = tenant;
@@ -113,17 +119,22 @@ export async function prepareOutboundMessage(tenant: Tenant, body: SendMessageRe
       'Live messaging needs Twilio credentials on the service (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN). Use a test key for the simulated number.',
     );
   }
+  if (body.agent_id !== undefined && body.squad_id !== undefined)
+    throw invalidParam('squad_id', 'Give agent_id or squad_id, not both: one agent or one squad answers.');
   if (body.agent_id && !(await findLiveAgent({ orgId, livemode }, body.agent_id)))
     throw notFound('agent', body.agent_id, 'agent_id');
+  const squad = body.squad_id !== undefined ? await squadStart(tenant, body.squad_id) : null;
+  if (body.squad_id !== undefined && !squad) throw notFound('squad', body.squad_id, 'squad_id');
   const template = body.template ? await resolveTemplate(orgId, livemode, body.template) : null;
   const text = template ? template.text : body.text!;
-  return { tenant, request: body, text, template: template?.ref ?? null };
+  return { tenant, request: body, text, template: template?.ref ?? null, squad };
 }
 
 /**
  * Sends a prepared message as `messageId` (`msg_…`, from the Idempotency-Key's record): checks it against
  * the stored conversation, starts the conversation when it is new (from the organization's number for
- * the channel, answered by `agent_id`, else the number's agent, else the default agent), signals its
+ * the channel, answered by `agent_id` or the squad `squad_id`, else the number's agent or squad, else the
+ * default agent; an existing one switches to the agent or squad named), signals its
  * workflow, and stores the message row (insert-if-absent, as the workflow's send does: a crash between
  * the two loses nothing).
  * @returns the message row, `queued`
@@ -136,7 +147,7 @@ export async function sendOutboundMessage(
   messageId: string,
   userId: string | null = null,
 ): Promise<WithId<MessageDoc>> {
-  const { tenant, request: body, text, template } = prepared;
+  const { tenant, request: body, text, template, squad } = prepared;
   const { orgId, livemode } = tenant;
   // Everything is checked before anything is written: a refused message creates nothing, not even a conversation.
   const existing = await findConversation({ orgId, livemode, channel: body.channel, customerNumber: body.to });
@@ -178,9 +189,11 @@ export async function sendOutboundMessage(
     existing ??
     (await ensureConversation({ orgId, livemode, channel: body.channel, customerNumber: body.to }, async () => ({
       serviceNumber: number!.number,
-      ...(body.agent_id
-        ? { agentId: body.agent_id }
-        : await conversationAnswerer({ orgId, livemode }, { agentId: number!.agentId, squadId: number!.squadId })),
+      ...(squad
+        ? { agentId: squad.agentId, squad: { id: squad.id, start: squad.start } }
+        : body.agent_id
+          ? { agentId: body.agent_id }
+          : await conversationAnswerer({ orgId, livemode }, { agentId: number!.agentId, squadId: number!.squadId })),
     })));
   const message: OutboundMessageInput = {
     messageId,
@@ -193,7 +206,8 @@ export async function sendOutboundMessage(
     template,
     createdMs: idTime(messageId),
     eventIds: { sent: newId('evt'), delivered: newId('evt'), failed: newId('evt') },
-    agentId: body.agent_id ?? null,
+    agentId: body.agent_id ?? squad?.agentId ?? null,
+    ...(squad ? { squad: { id: squad.id, start: squad.start } } : {}),
   };
   await signalConversation(temporal, conv, outboundSignal, message);
   // The workflow's send inserts this row too (insert-if-absent): a crash here loses nothing.

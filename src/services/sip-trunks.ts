@@ -53,6 +53,8 @@ export interface SipTrunkInput {
   password?: string;
   name?: string;
   agent_id?: string;
+  /** Instead of `agent_id`: the squad answering the trunk's calls (the route checks it is live). */
+  squad_id?: string;
 }
 
 /** What `POST /v1/sip_trunks/{id}` takes: any of the create's fields; null clears an optional one. */
@@ -63,6 +65,8 @@ export interface SipTrunkUpdate {
   password?: string | null;
   name?: string | null;
   agent_id?: string | null;
+  /** Setting one of `agent_id` and `squad_id` clears the other (the route refuses both). */
+  squad_id?: string | null;
 }
 
 /**
@@ -107,6 +111,7 @@ export async function createSipTrunk(tenant: Tenant, id: string, input: SipTrunk
       username: input.username ?? null,
       password: input.password ? sealSecret(input.password) : null,
       agent_id: input.agent_id ?? null,
+      squad_id: input.squad_id ?? null,
       pending: true,
       connection_policy_sid: null,
       target_sid: null,
@@ -203,7 +208,7 @@ function refusalOf(err: unknown): unknown {
 }
 
 /**
- * Claims `numbers` for `trunk`: a number row each (`pending`, answered by the trunk's agent), unless the
+ * Claims `numbers` for `trunk`: a number row each (`pending`, answered by the trunk's agent or squad), unless the
  * trunk has it already (a retry). The caller deletes the pending rows when this throws.
  * @throws ApiError 409 `phone_number_already_connected` / 400 `phone_number_not_owned` naming `numbers`
  */
@@ -218,6 +223,7 @@ async function claimNumbers(trunk: WithId<SipTrunkDoc>, numbers: string[]): Prom
       number,
       channels: ['voice'],
       agent_id: trunk.agent_id ?? null,
+      squad_id: trunk.squad_id ?? null,
       inbound_webhook_url: null,
       inbound_webhook_secret: null,
       inbound_webhook_timeout_ms: null,
@@ -270,7 +276,7 @@ export async function findSipTrunk(tenant: Tenant, id: string): Promise<WithId<S
  * Updates trunk `id` of the tenant (`POST /v1/sip_trunks/{id}`): only the fields given change. New
  * numbers are claimed first (as on create), then a new termination URI is given to the live Connection
  * Policy's target, then the numbers left out are deleted and the trunk stored; a refusal at any step
- * changes nothing. `agent_id` is set on every number of the trunk.
+ * changes nothing. `agent_id` and `squad_id` are set on every number of the trunk (one clears the other).
  * @returns the trunk after, or null when unknown
  * @throws like `createSipTrunk`; ApiError 400 `parameter_invalid` naming `password` for a password
  *   without a username
@@ -285,6 +291,9 @@ export async function updateSipTrunk(
   const set: Partial<SipTrunkDoc> = {};
   if (input.name !== undefined) set.name = input.name;
   if (input.agent_id !== undefined) set.agent_id = input.agent_id;
+  if (input.squad_id !== undefined) set.squad_id = input.squad_id;
+  if (input.agent_id) set.squad_id = null;
+  if (input.squad_id) set.agent_id = null;
   if (input.username !== undefined) set.username = input.username;
   if (input.password !== undefined) set.password = input.password ? sealSecret(input.password) : null;
   const username = set.username !== undefined ? set.username : trunk.username;
@@ -294,7 +303,7 @@ export async function updateSipTrunk(
   const retargeted = input.termination_uri !== undefined && input.termination_uri !== trunk.termination_uri;
   if (retargeted) set.termination_uri = input.termination_uri;
   try {
-    if (input.numbers) await claimNumbers({ ...trunk, agent_id: set.agent_id ?? trunk.agent_id }, input.numbers);
+    if (input.numbers) await claimNumbers({ ...trunk, ...set }, input.numbers);
     if (retargeted && trunk.livemode && trunk.connection_policy_sid && trunk.target_sid) {
       const { client } = await orgTelephony(trunk.org_id);
       await retarget(
@@ -310,7 +319,9 @@ export async function updateSipTrunk(
   const rows = { ...scopeOf(trunk), sip_trunk_id: id };
   if (input.numbers) await PhoneNumber.deleteMany({ ...rows, number: { $nin: input.numbers } });
   await PhoneNumber.updateMany({ ...rows, pending: true }, { $set: { pending: false } });
-  if (set.agent_id !== undefined) await PhoneNumber.updateMany(rows, { $set: { agent_id: set.agent_id } });
+  const answerer = { agent_id: set.agent_id, squad_id: set.squad_id };
+  for (const [k, v] of Object.entries(answerer)) if (v === undefined) delete answerer[k as keyof typeof answerer];
+  if (Object.keys(answerer).length) await PhoneNumber.updateMany(rows, { $set: answerer });
   return await SipTrunk.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }).lean();
 }
 

@@ -209,8 +209,8 @@ export type LlmRequestRow = Extract<UsageRow, { kind: 'llm_request' }>;
  * The usage row of one Chat Completions response: `llm:<workflow id>:<run id>:<activity id>:<attempt>`,
  * so each attempt that got an answer counts (it cost tokens), once.
  * @param input.subjectId the conversation the request was made for (a call id), the provider's `user`
- * @param input.owner who pays; when absent, the call `subjectId` names (null, with a warning, if there
- *   is none: usage is never worth failing an answer for)
+ * @param input.owner who pays; when absent, the call or conversation `subjectId` names (null, with a
+ *   warning, if there is none: usage is never worth failing an answer for)
  * @param input.usage the response's `usage` field (`prompt_tokens`, `completion_tokens`); absent → 0
  */
 export async function llmRequestUsage(input: {
@@ -221,7 +221,12 @@ export async function llmRequestUsage(input: {
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   occurredMs?: number;
   /** The agent the request ran for when not the subject's (a squad member's): the row carries it. */
-  agent?: { id: string; version: number };
+  agent?: { id: string; version?: number };
+  /**
+   * A squad call's member the request was made for: the row names it (`squad_member`) and carries the
+   * request's own cost, which the call's `call` row then leaves out (src/services/costs.ts `callTokens`).
+   */
+  squadMember?: string;
 }): Promise<LlmRequestRow | null> {
   const owner = input.owner ?? (await callOwner(input.subjectId));
   if (!owner) {
@@ -242,16 +247,24 @@ export async function llmRequestUsage(input: {
     model: input.model,
     prompt_tokens: prompt,
     completion_tokens: completion,
-    ...(input.agent ? { agent_id: input.agent.id, agent_version: input.agent.version } : {}),
+    ...(input.agent ? { agent_id: input.agent.id } : {}),
+    ...(input.agent?.version !== undefined ? { agent_version: input.agent.version } : {}),
+    ...(input.squadMember !== undefined ? { squad_member: input.squadMember } : {}),
     // A conversation never ends: each turn's cost is recorded with its request. A call's requests are
-    // priced once, in its `call` row, when it ends.
-    ...(input.subjectId.startsWith('call_') ? {} : costFields(chatCost(input.model, prompt, completion))),
+    // priced once, in its `call` row, when it ends; but a squad member's, priced here, are the member's
+    // (the call's cost is then its `call` row's plus theirs: src/services/costs.ts `recordedCallCost`).
+    ...(input.subjectId.startsWith('call_') && input.squadMember === undefined
+      ? {}
+      : costFields(chatCost(input.model, prompt, completion))),
   };
 }
 
-async function callOwner(callId: string): Promise<UsageOwner | null> {
-  const call = await Call.findById(callId, { org_id: 1, livemode: 1 }).lean();
-  return call ? { orgId: call.org_id, livemode: call.livemode } : null;
+/** Who pays for a request made for call or conversation `id` (`call_…`, `conv_…`), read from it; null if unknown. */
+async function callOwner(id: string): Promise<UsageOwner | null> {
+  const doc = id.startsWith('conv_')
+    ? await Conversation.findById(id, { org_id: 1, livemode: 1 }).lean()
+    : await Call.findById(id, { org_id: 1, livemode: 1 }).lean();
+  return doc ? { orgId: doc.org_id, livemode: doc.livemode } : null;
 }
 
 /**

@@ -89,6 +89,12 @@ export interface AssistantContextIds {
    * take the call's agent and version).
    */
   agentVersion?: number;
+  /**
+   * A squad call: the member whose model request this is (src/workflows/call-tools.ts `meterAs`): its usage
+   * row names the member and carries the request's own cost (src/services/usage.ts `llmRequestUsage`), so
+   * a call's cost splits per member. Absent on other calls.
+   */
+  squadMember?: string;
   /** The contact the conversation is with (`cont_…`), or null. */
   contactId: string | null;
 }

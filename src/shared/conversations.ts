@@ -224,6 +224,11 @@ export interface OutboundMessageInput {
   userId?: string | null;
   /** `POST /v1/messages` `agent_id`: the assistant that answers this conversation from now on. */
   agentId?: string | null;
+  /**
+   * `POST /v1/messages` `squad_id`: the squad that answers this conversation from now on, starting with its
+   * `start` member (whose agent `agentId` names); a conversation that has this squad already keeps its member.
+   */
+  squad?: { id: string; start: string };
   /** An assistant reply: the tool calls the assistant made before it; absent: none. */
   toolCalls?: ToolCallEntry[];
   /** An assistant reply of a squad's conversation: the member's agent that wrote it and its version. */

@@ -67,6 +67,7 @@ export class CallSquad {
     // when the conversation starts) and knowledge; its conversation comes from the store, rebuilt from the
     // last `handoff` entry on (src/services/calls.ts `callConversation`).
     if (this.current.name !== squad.start) tools.switchAgent(this.current.agent, false);
+    tools.meterAs(this.current.name);
     transcript.speaker = speakerOf(this.current.agent);
   }
 
@@ -150,6 +151,7 @@ export class CallSquad {
     this.handoffs++;
     this.pending = null;
     this.tools.switchAgent(to.agent);
+    this.tools.meterAs(to.name);
     transcript.speaker = speakerOf(to.agent);
     await transcript.flushTurns();
     await this.record.transition(this.record.status, { squad_member: to.name }, ['call.handed_off']);
@@ -180,6 +182,12 @@ export class CallSquad {
         messages: [...transcript.messages, { role: 'system', content: HANDOFF_SUMMARY_REQUEST }],
         ...transcript.history(),
         tools: [],
+        // Metered to the member handing off (its own cost), as its turns are.
+        meter: {
+          squadMember: this.current.name,
+          agentId: this.current.agent.id,
+          ...(this.current.agent.version != null ? { agentVersion: this.current.agent.version } : {}),
+        },
       },
     ]);
     return reply.text;

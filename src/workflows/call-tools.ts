@@ -100,6 +100,16 @@ export class CallTools {
   }
 
   /**
+   * A squad's call: the model requests from now on are `member`'s (the current agent's), their usage rows
+   * name it and carry their own cost (src/services/usage.ts `llmRequestUsage`). No command: the activity
+   * inputs' context only.
+   */
+  meterAs(member: string): void {
+    this.context.squadMember = member;
+    if (this.agent.version != null) this.context.agentVersion = this.agent.version;
+  }
+
+  /**
    * What `end_call`, `transfer_call`, `search_knowledge` (and `fill_form` on a campaign's call, and
    * `schedule_callback` when the agent enables it) reach of this call. A callback goes to the person (an
    * outbound call's `to`, an inbound call's `from`) from the service number (`from`, or an inbound call's `to`).

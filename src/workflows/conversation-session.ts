@@ -456,12 +456,21 @@ export class ConversationSession {
 
   /**
    * Sends an outbound message once (`sendMessage`; a send that fails for 10 minutes marks it `failed` with
-   * `provider_unavailable`), switching the conversation's agent first when the message names another.
+   * `provider_unavailable`), switching the conversation's agent first when the message names another, or
+   * its squad when it names one the conversation does not have (a path no earlier run takes: messages
+   * never named a squad before).
    */
   private async send(m: OutboundMessageInput): Promise<void> {
     if (this.seenSet.has(m.messageId)) return; // the same request signalled twice
     this.remember(m.messageId);
-    if (m.agentId && m.agentId !== this.agentId) {
+    if (m.squad) {
+      if (m.squad.id !== this.squad?.state.id && m.agentId) {
+        this.squad = new ConversationSquad({ id: m.squad.id, current: m.squad.start, handoffs: 0 });
+        this.agentId = m.agentId;
+        const change = { conversationId: this.input.conversationId, agentId: m.agentId, squad: m.squad };
+        await this.exclusive(() => store.setConversationAgent(change));
+      }
+    } else if (m.agentId && m.agentId !== this.agentId) {
       this.agentId = m.agentId;
       const change = { conversationId: this.input.conversationId, agentId: m.agentId };
       await this.exclusive(() => store.setConversationAgent(change));

@@ -57,6 +57,13 @@ describe('replay of recorded workflow histories', function () {
     expect(files).to.include('call-squad.json');
   });
 
+  it("has recorded conversationWorkflow histories of a squad's conversation switched by a message and continued as new", () => {
+    expect(files).to.include.members([
+      'conversation-v030-squad-continued.json',
+      'conversation-v030-squad-continued-next.json',
+    ]);
+  });
+
   it('has recorded callWorkflow histories of voicemail', () => {
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
       'call-voicemail.json',

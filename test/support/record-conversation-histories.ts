@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     };
     const send = (body: Record<string, unknown>, k = key) => request('POST', '/v1/messages', { key: k, body });
 
-    const scenarios: Record<string, () => Promise<{ workflowId: string; runId?: string }>> = {
+    const scenarios: Record<string, () => Promise<{ workflowId: string; runId?: string; next?: boolean }>> = {
       reply: async () => {
         const from = customerNumber();
         const m = await inbound(key, { channel: 'whatsapp', from, text: 'Hello' });
@@ -342,6 +342,61 @@ async function main(): Promise<void> {
         });
         return { workflowId: doc.key };
       },
+      // A conversation switched to a squad by `POST /v1/messages` `squad_id`, handed from reception to
+      // booking, then continued as new: this run (the switch, the hand-off, the squad carried) and, in
+      // `…-next`, the run it continued as (booking answering from the carried state).
+      'v030-squad-continued': async () => {
+        const agent = async (name: string) =>
+          (await request('POST', '/v1/agents', { key, body: { name, instructions: `${name} prompt.` } })).body.id;
+        const squad = await request('POST', '/v1/squads', {
+          key,
+          body: {
+            name: 'Desk',
+            members: [
+              {
+                name: 'reception',
+                agent_id: await agent('Reception'),
+                handoffs: [{ to: 'booking', description: 'Appointments.', context: 'all' }],
+              },
+              { name: 'booking', agent_id: await agent('Booking') },
+            ],
+            start: 'reception',
+          },
+        });
+        if (squad.status !== 200) throw new Error(JSON.stringify(squad.body));
+        const from = customerNumber();
+        const doc = await ensureConversation(
+          { orgId: t.orgId, livemode: false, channel: 'sms', customerNumber: from },
+          { serviceNumber: SIMULATED_NUMBER, agentId: t.agentId },
+        );
+        const handle = await h().env.client.workflow.start<ConversationWorkflow>(CONVERSATION_WORKFLOW, {
+          workflowId: doc.key,
+          taskQueue: h().taskQueue,
+          args: [{ ...conversationInput(doc), continueAsNewAtHistoryLength: 100 }],
+        });
+        await inbound(key, { channel: 'sms', from, text: 'Hello' });
+        await waitForMessages(key, doc._id, 1, (x) => x.author === 'assistant');
+        const switched = await send({
+          channel: 'sms',
+          to: from,
+          text: 'Our desk takes over.',
+          squad_id: squad.body.id,
+        });
+        if (switched.status !== 200) throw new Error(JSON.stringify(switched.body));
+        await inbound(key, { channel: 'sms', from, text: 'HANDOFF booking' });
+        await waitForMessages(key, doc._id, 1, (x) => x.author === 'handoff');
+        await idle(doc.key);
+        const handedRun = (await handle.describe()).runId;
+        for (let n = 1; (await handle.describe()).runId === handedRun; n++) {
+          if (n > 12) throw new Error('the run did not continue as new');
+          await inbound(key, { channel: 'sms', from, text: `line ${n}` });
+          await waitForMessages(key, doc._id, 1, (x) => x.text === `You said: line ${n}`);
+        }
+        await inbound(key, { channel: 'sms', from, text: 'Still there?' });
+        await waitForMessages(key, doc._id, 1, (x) => x.text === 'You said: Still there?');
+        await idle(doc.key);
+        return { workflowId: doc.key, runId: handedRun, next: true };
+      },
       web: async () => {
         // The browser widget's chat: two visitor messages and their answers, each logged for the stream.
         const pk = (await createKey({ orgId: t.orgId, mode: 'test', kind: 'publishable' })).key;
@@ -368,13 +423,18 @@ async function main(): Promise<void> {
     const only = process.argv.slice(2);
     for (const [name, run] of Object.entries(scenarios)) {
       if (only.length && !only.includes(name)) continue;
-      const { workflowId, runId } = await run();
-      const history = JSON.parse(
-        historyToJSON(await h().env.client.workflow.getHandle(workflowId, runId).fetchHistory()),
-      );
-      const file = path.join(HISTORIES_DIR, `conversation-${name}.json`);
-      fs.writeFileSync(file, JSON.stringify(history, null, 1) + '\n');
-      console.log(`${name}: ${workflowId}, ${history.events.length} events → ${path.relative(process.cwd(), file)}`);
+      const { workflowId, runId, next } = await run();
+      // `next`: the run `runId` continued as (the current one) too, as `<name>-next`.
+      for (const [file, run] of [
+        [`conversation-${name}.json`, runId],
+        ...(next ? [[`conversation-${name}-next.json`, undefined]] : []),
+      ] as [string, string | undefined][]) {
+        const history = JSON.parse(
+          historyToJSON(await h().env.client.workflow.getHandle(workflowId, run).fetchHistory()),
+        );
+        fs.writeFileSync(path.join(HISTORIES_DIR, file), JSON.stringify(history, null, 1) + '\n');
+        console.log(`${name}: ${workflowId}, ${history.events.length} events → ${file}`);
+      }
     }
   } finally {
     await fake.close();

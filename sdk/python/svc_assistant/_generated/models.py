@@ -321,6 +321,40 @@ class AgentVersion(RootModel[int]):
     root: Annotated[
         int,
         Field(
+            description="The member's agent version the call ran.",
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+
+
+class MemberCost(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    member: Annotated[str, Field(description='The member (its name in the squad).')]
+    agent_id: Annotated[str | None, Field(description="The member's agent.")]
+    agent_version: Annotated[
+        AgentVersion | None,
+        Field(description="The member's agent version the call ran."),
+    ]
+    requests: Annotated[
+        int,
+        Field(
+            description='The model requests the member made.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    prompt_tokens: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    completion_tokens: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    cost: Cost
+
+
+class AgentVersion1(RootModel[int]):
+    root: Annotated[
+        int,
+        Field(
             description='The version of the agent the call or conversation ran; null when unknown.',
             ge=-9007199254740991,
             le=9007199254740991,
@@ -500,7 +534,7 @@ class TurnLatency(BaseModel):
     ]
 
 
-class AgentVersion1(RootModel[int]):
+class AgentVersion2(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -526,7 +560,7 @@ class OffsetMs(RootModel[int]):
     root: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
 
 
-class AgentVersion2(RootModel[int]):
+class AgentVersion3(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -705,7 +739,7 @@ class Updated(RootModel[int]):
     ]
 
 
-class AgentVersion3(RootModel[int]):
+class AgentVersion4(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -750,7 +784,7 @@ class Conversation(BaseModel):
     service_number: str
     agent_id: str | None
     agent_version: Annotated[
-        AgentVersion3 | None,
+        AgentVersion4 | None,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
         ),
@@ -794,7 +828,7 @@ class Conversation(BaseModel):
     ]
 
 
-class AgentVersion4(RootModel[int]):
+class AgentVersion5(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -1433,7 +1467,7 @@ class FromTurn(RootModel[int]):
     ]
 
 
-class AgentVersion6(RootModel[int]):
+class AgentVersion7(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -1444,7 +1478,7 @@ class AgentVersion6(RootModel[int]):
     ]
 
 
-class AgentVersion7(RootModel[int]):
+class AgentVersion8(RootModel[int]):
     root: Annotated[
         int,
         Field(
@@ -1628,6 +1662,12 @@ class SipTrunk(BaseModel):
         str | None,
         Field(
             description='The agent that answers calls to its numbers (set on each number).'
+        ),
+    ]
+    squad_id: Annotated[
+        str | None,
+        Field(
+            description='Or the squad that answers them (set on each number instead of `agent_id`): the calls start with its start member and hand off.'
         ),
     ]
     byoc_trunk_sid: Annotated[
@@ -7994,7 +8034,7 @@ class TranscriptTurn(BaseModel):
         ),
     ] = None
     agent_version: Annotated[
-        AgentVersion1 | None, Field(description='With `agent_id`: its version.')
+        AgentVersion2 | None, Field(description='With `agent_id`: its version.')
     ] = None
     handoff: Annotated[
         TranscriptTurnHandoff | None,
@@ -8164,7 +8204,7 @@ class Message(BaseModel):
         ),
     ] = None
     agent_version: Annotated[
-        AgentVersion4 | None,
+        AgentVersion5 | None,
         Field(
             description="An assistant reply of a squad's conversation: the version of `agent_id` that wrote it."
         ),
@@ -10245,7 +10285,7 @@ class Analysis(BaseModel):
         str | None, Field(description='The agent of the call or conversation analysed.')
     ]
     agent_version: Annotated[
-        AgentVersion | None,
+        AgentVersion1 | None,
         Field(
             description='The version of the agent the call or conversation ran; null when unknown.'
         ),
@@ -10656,7 +10696,7 @@ class AgentVersionConfig(BaseModel):
     ]
 
 
-class AgentVersion5(BaseModel):
+class AgentVersion6(BaseModel):
     model_config = ConfigDict(
         extra='allow',
     )
@@ -10704,7 +10744,7 @@ class AgentVersionList(BaseModel):
         extra='allow',
     )
     object: Literal['list']
-    data: list[AgentVersion5]
+    data: list[AgentVersion6]
     has_more: Annotated[
         bool, Field(description='True when more objects follow this page.')
     ]
@@ -10721,7 +10761,7 @@ class TestSuiteRun(BaseModel):
     test_suite_id: str
     agent_id: str
     agent_version: Annotated[
-        AgentVersion6 | None,
+        AgentVersion7 | None,
         Field(
             description="The agent version run; null: the agent's current configuration."
         ),
@@ -10764,7 +10804,7 @@ class AnalyzedConversation(BaseModel):
     service_number: str
     agent_id: str | None
     agent_version: Annotated[
-        AgentVersion7 | None,
+        AgentVersion8 | None,
         Field(
             description='The version of `agent_id` the conversation runs, fixed on its first turn with that agent; null before.'
         ),
@@ -11228,7 +11268,7 @@ class Call(BaseModel):
     from_: Annotated[str | None, Field(alias='from')]
     agent_id: str
     agent_version: Annotated[
-        AgentVersion2 | None,
+        AgentVersion3 | None,
         Field(
             description="The agent's version the call runs, fixed when it starts (`GET /v1/agents/{id}/versions/{n}`); null for calls made before versions."
         ),
@@ -11373,6 +11413,12 @@ class Call(BaseModel):
         Cost | None,
         Field(
             description='What the call cost (telephony, model, recording, platform fee), in integer micro-units of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs"); null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`).'
+        ),
+    ]
+    cost_by_member: Annotated[
+        list[MemberCost] | None,
+        Field(
+            description="A squad's call: its `cost` split per member, in the order they first answered: each member's model requests at its own model's price, the start member's part with the call's telephony, recording and platform fee; the parts add up to `cost`. Null before it ended and on calls of one agent."
         ),
     ]
     cost_incomplete: Annotated[

@@ -603,6 +603,7 @@ class SendMessageParams(TypedDict, closed=True):
     text: NotRequired[str]
     template: NotRequired[Template]
     agent_id: NotRequired[str]
+    squad_id: NotRequired[str]
 
 
 class ListConversationsParams(TypedDict, closed=True):
@@ -687,6 +688,7 @@ class CreateSipTrunkParams(TypedDict, closed=True):
     password: NotRequired[str]
     name: NotRequired[str]
     agent_id: NotRequired[str]
+    squad_id: NotRequired[str]
 
 
 class ListSipTrunksParams(TypedDict, closed=True):
@@ -708,6 +710,7 @@ class UpdateSipTrunkParams(TypedDict, closed=True):
     password: NotRequired[Password | None]
     name: NotRequired[Name | None]
     agent_id: NotRequired[AgentId | None]
+    squad_id: NotRequired[SquadId | None]
 
 
 class CreateMessageTemplateParams(TypedDict, closed=True):

@@ -729,7 +729,7 @@ export class Records {
 /** `client.sipTrunks`. */
 export class SipTrunks {
   constructor(protected readonly t: Transport) {}
-  /** Register a SIP trunk (bring your own carrier): Live keys: a Connection Policy (target: `termination_uri`) and a BYOC trunk (Voice URL: the service's inbound webhook) are made in the organization's Twilio account; Twilio's refusal is 400 `sip_trunk_rejected` with `twilio_code` and `twilio_message`, nothing stored. Each of `numbers` becomes one of the organization's phone numbers (`source: "sip_trunk"`): live calls from it dial `sip:<to>@<termination host>` with the trunk's credentials, calls arriving from the trunk are answered by `agent_id`. A number another organization holds is refused. Test keys: stored only. The password is never shown. Needs the `phone_numbers:write` scope. (`POST /v1/sip_trunks`, `createSipTrunk`) */
+  /** Register a SIP trunk (bring your own carrier): Live keys: a Connection Policy (target: `termination_uri`) and a BYOC trunk (Voice URL: the service's inbound webhook) are made in the organization's Twilio account; Twilio's refusal is 400 `sip_trunk_rejected` with `twilio_code` and `twilio_message`, nothing stored. Each of `numbers` becomes one of the organization's phone numbers (`source: "sip_trunk"`): live calls from it dial `sip:<to>@<termination host>` with the trunk's credentials, calls arriving from the trunk are answered by `agent_id`, or by the squad `squad_id` (one of the two; both: 400 naming `squad_id`). A number another organization holds is refused. Test keys: stored only. The password is never shown. Needs the `phone_numbers:write` scope. (`POST /v1/sip_trunks`, `createSipTrunk`) */
   create(params: BodyOf<'createSipTrunk'>, options?: RequestOptions): Promise<ResultOf<'createSipTrunk'>> {
     return this.t.request('POST', `/v1/sip_trunks`, params ?? {}, options);
   }
@@ -737,7 +737,7 @@ export class SipTrunks {
   list(params?: QueryOf<'listSipTrunks'>, options?: RequestOptions): ListPromise<ItemOf<'listSipTrunks'>> {
     return this.t.list(`/v1/sip_trunks`, params, options);
   }
-  /** Update a SIP trunk: Only the fields given change; null clears `username`, `password`, `name`, `agent_id`. `numbers` replaces the set (numbers left out are released); `agent_id` is set on every number of the trunk; a new `termination_uri` is given to the live Connection Policy. A refusal changes nothing. Needs the `phone_numbers:write` scope. (`POST /v1/sip_trunks/{id}`, `updateSipTrunk`) */
+  /** Update a SIP trunk: Only the fields given change; null clears `username`, `password`, `name`, `agent_id`, `squad_id`. `numbers` replaces the set (numbers left out are released); `agent_id` or `squad_id` is set on every number of the trunk (setting one clears the other; both: 400 naming `squad_id`); a new `termination_uri` is given to the live Connection Policy. A refusal changes nothing. Needs the `phone_numbers:write` scope. (`POST /v1/sip_trunks/{id}`, `updateSipTrunk`) */
   update(id: string, params: BodyOf<'updateSipTrunk'>, options?: RequestOptions): Promise<ResultOf<'updateSipTrunk'>> {
     return this.t.request('POST', `/v1/sip_trunks/${encodeURIComponent(id)}`, params ?? {}, options);
   }

@@ -991,7 +991,7 @@ export interface paths {
         put?: never;
         /**
          * Register a SIP trunk (bring your own carrier)
-         * @description Live keys: a Connection Policy (target: `termination_uri`) and a BYOC trunk (Voice URL: the service's inbound webhook) are made in the organization's Twilio account; Twilio's refusal is 400 `sip_trunk_rejected` with `twilio_code` and `twilio_message`, nothing stored. Each of `numbers` becomes one of the organization's phone numbers (`source: "sip_trunk"`): live calls from it dial `sip:<to>@<termination host>` with the trunk's credentials, calls arriving from the trunk are answered by `agent_id`. A number another organization holds is refused. Test keys: stored only. The password is never shown. Needs the `phone_numbers:write` scope.
+         * @description Live keys: a Connection Policy (target: `termination_uri`) and a BYOC trunk (Voice URL: the service's inbound webhook) are made in the organization's Twilio account; Twilio's refusal is 400 `sip_trunk_rejected` with `twilio_code` and `twilio_message`, nothing stored. Each of `numbers` becomes one of the organization's phone numbers (`source: "sip_trunk"`): live calls from it dial `sip:<to>@<termination host>` with the trunk's credentials, calls arriving from the trunk are answered by `agent_id`, or by the squad `squad_id` (one of the two; both: 400 naming `squad_id`). A number another organization holds is refused. Test keys: stored only. The password is never shown. Needs the `phone_numbers:write` scope.
          */
         post: operations["createSipTrunk"];
         delete?: never;
@@ -1015,7 +1015,7 @@ export interface paths {
         put?: never;
         /**
          * Update a SIP trunk
-         * @description Only the fields given change; null clears `username`, `password`, `name`, `agent_id`. `numbers` replaces the set (numbers left out are released); `agent_id` is set on every number of the trunk; a new `termination_uri` is given to the live Connection Policy. A refusal changes nothing. Needs the `phone_numbers:write` scope.
+         * @description Only the fields given change; null clears `username`, `password`, `name`, `agent_id`, `squad_id`. `numbers` replaces the set (numbers left out are released); `agent_id` or `squad_id` is set on every number of the trunk (setting one clears the other; both: 400 naming `squad_id`); a new `termination_uri` is given to the live Connection Policy. A refusal changes nothing. Needs the `phone_numbers:write` scope.
          */
         post: operations["updateSipTrunk"];
         /**
@@ -2198,6 +2198,20 @@ export interface components {
              */
             source: "twilio" | "table";
         };
+        /** @description A squad member's part of a squad call's cost: its model requests priced at its own model's price; the start member's part also holds the call's telephony, recording and platform fee. The parts add up to the call's `cost`. */
+        MemberCost: {
+            /** @description The member (its name in the squad). */
+            member: string;
+            /** @description The member's agent. */
+            agent_id: string | null;
+            /** @description The member's agent version the call ran. */
+            agent_version: number | null;
+            /** @description The model requests the member made. */
+            requests: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+            cost: components["schemas"]["Cost"];
+        };
         /** @description What the model made of a finished call or conversation: a summary, structured data valid against the plan's schema, a success verdict. */
         Analysis: {
             /** @example ana_01jd5x2v7c0000000000000000 */
@@ -2481,6 +2495,8 @@ export interface components {
             latency: components["schemas"]["CallLatency"] | null;
             /** @description What the call cost (telephony, model, recording, platform fee), in integer micro-units of `currency`, computed once when it ended from what it used and the price table then in force (README "Costs"); null before it ended. Its analysis is priced apart (`GET /v1/usage` `cost`). */
             cost: components["schemas"]["Cost"] | null;
+            /** @description A squad's call: its `cost` split per member, in the order they first answered: each member's model requests at its own model's price, the start member's part with the call's telephony, recording and platform fee; the parts add up to `cost`. Null before it ended and on calls of one agent. */
+            cost_by_member: components["schemas"]["MemberCost"][] | null;
             /** @description True when a model the call used is missing from the price table: `cost.model_micros` is null and `cost.total_micros` lacks it. */
             cost_incomplete: boolean;
             /** @description The call's current analysis (the agent's or the call's `analysis` plan, run once the call has ended; the newest re-run); null until one is stored. */
@@ -3588,16 +3604,6 @@ export interface components {
         };
         /** @description Something that happened: its `type`, the object as it was then (`data.object`, whose shape `type` tells), and its deliveries. */
         Event: components["schemas"]["CallEvent"] | components["schemas"]["ConversationEvent"] | components["schemas"]["ConversationAnalyzedEvent"] | components["schemas"]["MessageEvent"] | components["schemas"]["WebhookDeliveryEvent"] | components["schemas"]["ConnectorVersionEvent"] | components["schemas"]["BulkCallResultEvent"] | components["schemas"]["BulkCallEvent"] | components["schemas"]["RecordingEvent"] | components["schemas"]["TestSuiteRunEvent"] | components["schemas"]["ReplayEvent"] | components["schemas"]["ErasureEvent"] | components["schemas"]["ContactOptedOutEvent"];
-        /** @description A page of `Agent` objects. */
-        AgentList: {
-            /** @constant */
-            object: "list";
-            data: components["schemas"]["Agent"][];
-            /** @description True when more objects follow this page. */
-            has_more: boolean;
-            /** @description The path of this list, e.g. `/v1/calls`. */
-            url: string;
-        };
         /** @description One version's share of a squad's new calls. */
         SquadTrafficSplitEntry: {
             /** @description A version of this squad. */
@@ -3662,6 +3668,16 @@ export interface components {
             config: components["schemas"]["SquadVersionConfig"];
             /** @description Unix time in seconds. */
             created: number;
+        };
+        /** @description A page of `Agent` objects. */
+        AgentList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Agent"][];
+            /** @description True when more objects follow this page. */
+            has_more: boolean;
+            /** @description The path of this list, e.g. `/v1/calls`. */
+            url: string;
         };
         /** @description A page of `Squad` objects. */
         SquadList: {
@@ -3853,6 +3869,8 @@ export interface components {
             numbers: string[];
             /** @description The agent that answers calls to its numbers (set on each number). */
             agent_id: string | null;
+            /** @description Or the squad that answers them (set on each number instead of `agent_id`): the calls start with its start member and hand off. */
+            squad_id: string | null;
             /** @description The BYOC trunk in the organization's Twilio account (`BY…`); null in test mode. */
             byoc_trunk_sid: string | null;
             /** @description Unix time in seconds. */
@@ -14569,7 +14587,10 @@ export interface operations {
                         language: string;
                         parameters?: string[];
                     };
+                    /** @description The agent that answers the conversation from now on (else its own, or the number's). */
                     agent_id?: string;
+                    /** @description Instead of `agent_id` (both: 400 naming `squad_id`): the squad that answers the conversation from now on, starting with its start member, whose members hand it to each other. */
+                    squad_id?: string;
                 };
             };
         };
@@ -16464,6 +16485,7 @@ export interface operations {
                     password?: string;
                     name?: string;
                     agent_id?: string;
+                    squad_id?: string;
                 };
             };
         };
@@ -16702,6 +16724,7 @@ export interface operations {
                     password?: string | null;
                     name?: string | null;
                     agent_id?: string | null;
+                    squad_id?: string | null;
                 };
             };
         };
