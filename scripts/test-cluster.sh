@@ -16,13 +16,14 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # The end-to-end flows: calls (simulated, inbound, campaign, scheduled), conversations, webhook delivery,
-# test suites, squads, replays, recordings, privacy (erasure, retention).
+# tool calls, test suites, squads, replays, recordings, privacy (erasure, retention).
 DEFAULT_FILES=(
   dist/test/integration/calls.test.js
   dist/test/integration/calls-inbound.test.js
   dist/test/integration/bulk-calls.test.js
   dist/test/integration/calls-scheduled.test.js
   dist/test/integration/conversations.test.js
+  dist/test/integration/tool-calls.test.js
   dist/test/integration/webhooks.test.js
   dist/test/integration/test-suites.test.js
   dist/test/integration/squads.test.js
