@@ -137,7 +137,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < callCount; i++)
       calls.push(await createCall(t.testKey, { to: '+14155550123', agent_id: t.agentId, scheduled_at: at }));
     console.error(`  ${callCount} scheduled calls`);
-    const pids = { api: api.proc.pid!, ferretdb: h().ferret.process.pid! };
+    const pids = { api: api.proc.pid!, ferretdb: h().ferret.process!.pid! };
     await new Promise((r) => setTimeout(r, 5000)); // the calls' workflows settled on their timers
     const baseline = await measureCpu(pids, windowMs);
 

@@ -143,7 +143,7 @@ async function main(): Promise<void> {
       },
     );
     console.error(`  ${sessions} sessions open`);
-    const pids = { api: api.proc.pid!, ferretdb: h().ferret.process.pid! };
+    const pids = { api: api.proc.pid!, ferretdb: h().ferret.process!.pid! };
     await new Promise((r) => setTimeout(r, 2000));
     const baseline = await measureCpu(pids, windowMs);
 

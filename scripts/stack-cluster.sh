@@ -11,9 +11,11 @@
 #   two API and two worker processes of the service (dist/src/api/main.js, dist/src/worker/main.js);
 #   HAProxy (Debian's package, installed with apt-get when missing) in front of the two APIs.
 #
-# Usage: stack-cluster.sh [up|down|status|start NAME|kill NAME]
+# Usage: stack-cluster.sh [up [--infra]|down|status|start NAME|kill NAME]
 #   up          builds what is missing (cached), starts every part not running, registers the namespace
 #               and search attributes, prints the addresses (the default)
+#   up --infra  only PostgreSQL, the five Temporal processes (namespace and search attributes registered)
+#               and FerretDB: no API, worker or HAProxy (what `npm run test:cluster` runs the suite on)
 #   down        stops every part (SIGTERM, then SIGKILL after 15 s); the data stays
 #   status      one line per part: running (pid) or down
 #   kill NAME   SIGKILLs one part (pg, frontend, history-1, history-2, matching, temporal-worker, ferretdb,
@@ -21,7 +23,8 @@
 #   start NAME  starts one part again (waits until it answers)
 # Environment: CLUSTER_DIR (data, logs, pid files; default .data/cluster), CLUSTER_PORT_BASE (default
 # 17000, at most 31000: PostgreSQL +432, frontend +233, FerretDB +17, HAProxy +80, APIs +81/+82, worker health +91/+92),
-# TEMPORAL_NAMESPACE (default `default`), TEMPORAL_TASK_QUEUE, and everything the service reads
+# TEMPORAL_NAMESPACE (default `default`), CLUSTER_DYNAMIC_CONFIG_EXTRA (YAML appended to Temporal's dynamic
+# configuration, e.g. the test suite's lower continue-as-new suggestion), TEMPORAL_TASK_QUEUE, and everything the service reads
 # (OPENAI_*, TWILIO_*, SECRETS_KEY: made once and kept in CLUSTER_DIR when unset, …) passed to its processes.
 # The service is built first (`npm run build`) unless dist/ exists or CLUSTER_SKIP_BUILD is set.
 set -euo pipefail
@@ -187,6 +190,7 @@ frontend.enableUpdateWorkflowExecution:
 frontend.enableUpdateWorkflowExecutionAsyncAccepted:
   - value: true
 YAML
+  [ -z "${CLUSTER_DYNAMIC_CONFIG_EXTRA:-}" ] || printf '%s\n' "$CLUSTER_DYNAMIC_CONFIG_EXTRA" >>"$CLUSTER_DIR/temporal/dynamicconfig.yaml"
 }
 
 start_temporal_part() {
@@ -314,9 +318,10 @@ start_part() {
 ALL_PARTS="pg $TEMPORAL_PARTS ferretdb api-1 api-2 worker-1 worker-2 haproxy"
 
 up() {
-  local start=$SECONDS p
+  local start=$SECONDS p infra=${1:-}
+  [ -z "$infra" ] || [ "$infra" = --infra ] || die "unknown option of up: $infra (only --infra)"
   binaries
-  if [ ! -f "$ROOT/dist/src/api/main.js" ] && [ -z "${CLUSTER_SKIP_BUILD:-}" ]; then
+  if [ -z "$infra" ] && [ ! -f "$ROOT/dist/src/api/main.js" ] && [ -z "${CLUSTER_SKIP_BUILD:-}" ]; then
     log "building the service (npm run build)"; (cd "$ROOT" && npm run --silent build) >"$LOGS/build.log" 2>&1 || die "npm run build failed"
   fi
   [ "$(id -u)" != 0 ] || runuser -u postgres -- test -x "$CLUSTER_DIR" ||
@@ -331,6 +336,10 @@ up() {
   wait_all || die "a Temporal process did not start"
   register_namespace
   pid_of ferretdb >/dev/null || start_ferretdb
+  if [ "$infra" = --infra ]; then
+    log "up in $((SECONDS - start)) s (Temporal 127.0.0.1:$FRONTEND_PORT namespace $NAMESPACE; FerretDB mongodb://127.0.0.1:$FERRET_PORT)"
+    return 0
+  fi
   for p in $SERVICE_PARTS; do pid_of "$p" >/dev/null || start_service_part "$p" & done
   wait_all || die "an API or worker process did not start"
   pid_of haproxy >/dev/null || start_haproxy
@@ -373,7 +382,7 @@ status() {
 }
 
 case "${1:-up}" in
-  up) up ;;
+  up) up "${2:-}" ;;
   down) down ;;
   status) status ;;
   kill)
@@ -382,5 +391,5 @@ case "${1:-up}" in
     while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
     ;;
   start) binaries; start_part "${2:?start NAME}" ;;
-  *) die "usage: stack-cluster.sh [up|down|status|start NAME|kill NAME]" ;;
+  *) die "usage: stack-cluster.sh [up [--infra]|down|status|start NAME|kill NAME]" ;;
 esac

@@ -19,7 +19,15 @@ import {
   type RetentionSweepWorkflow,
 } from '../../src/shared/privacy';
 import { customerNumber, eventually, inbound, waitForMessages } from '../support/conversations';
-import { h, newTenant, request, startWorkerProcess, stopWorkerProcess, waitForCall } from '../support/harness';
+import {
+  externalServers,
+  h,
+  newTenant,
+  request,
+  startWorkerProcess,
+  stopWorkerProcess,
+  waitForCall,
+} from '../support/harness';
 import { captureQueries, checkShapes } from '../support/query-shapes';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
@@ -186,7 +194,10 @@ describe('retention', function () {
     expect(read!.index, read!.reason).to.equal('{org_id:1, livemode:1, created:1}');
     const unserved = verdicts.filter((v) => !v.index).map((v) => `${v.key}: ${v.reason ?? v.accepted}`);
     expect(unserved, unserved.join('\n')).to.deep.equal([]);
-    // And the embedded store's plan of that read is a search of the index, not a scan of the table.
+    // And the embedded store's plan of that read is a search of the index, not a scan of the table: a plan
+    // of FerretDB's SQLite backend, which an external store (`npm run test:cluster`: FerretDB on
+    // PostgreSQL, whose planner scans a table this small) does not give.
+    if (externalServers()) return;
     const plan = JSON.stringify(
       await Message.find({ org_id: t.orgId, livemode: false, created: { $lt: Math.floor(Date.now() / 1000) } })
         .sort({ created: 1 })

@@ -2,6 +2,12 @@
  * The integration test harness, started once per mocha run by the root hooks (test/support/hooks.ts):
  * real FerretDB and the real Temporal dev server (built by scripts/build-infra.sh), one workflow bundle,
  * one worker, the API on a loopback port, and the fake LLM. Tests talk to the API over HTTP.
+ *
+ * External servers instead (`npm run test:cluster`, scripts/test-cluster.sh: a Temporal cluster and
+ * FerretDB on PostgreSQL): `SVC_TEST_TEMPORAL_ADDRESS` (host:port of a frontend) with
+ * `SVC_TEST_TEMPORAL_NAMESPACE` (default `default`), and `SVC_TEST_MONGODB_URI`; the harness then starts
+ * neither the dev server nor FerretDB, and checks that the namespace holds the service's search
+ * attributes (it does not register them: an operator does, README "The test suite on the cluster").
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +19,7 @@ import { config, loadConfig, setConfig } from '../../src/config';
 import { connectStore, disconnectStore } from '../../src/models/register';
 import { createKey, createOrg } from '../../src/keys';
 import { infraBinaries, freePort, startFerretDB, type ChildServer } from '../../src/dev/infra';
-import { searchAttributeKeys } from '../../src/platform/temporal';
+import { searchAttributeKeys, verifySearchAttributes } from '../../src/platform/temporal';
 import { dataConverter } from '../../src/platform/payload-codec';
 import { createWorker, WORKFLOWS_PATH } from '../../src/worker/worker';
 import { freeLoopbackAddress, installRuntime } from '../../src/worker/runtime';
@@ -39,7 +45,11 @@ export interface Harness {
   workerRun: Promise<void>;
   api: RunningApi;
   llm: FakeLlm;
-  ferret: ChildServer & { uri: string };
+  /**
+   * The store: FerretDB started by the harness, or the external one of `SVC_TEST_MONGODB_URI` (no
+   * `process` then, `stop` a no-op).
+   */
+  ferret: Omit<ChildServer, 'process' | 'name'> & { uri: string; process?: ChildProcess };
   dataDir: string;
   taskQueue: string;
 }
@@ -52,20 +62,42 @@ export function h(): Harness {
   return harness;
 }
 
-export async function startHarness(): Promise<Harness> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
-  const bins = await infraBinaries();
-  const ferret = await startFerretDB(bins.ferretdb, dataDir, await freePort());
-  // SDK metrics exported like `npm start` does (test/integration/operators.test.ts reads them); request
-  // lines and other info logs only with LOG_LEVEL=info.
-  installRuntime({ logLevel: 'ERROR', prometheusAddress: await freeLoopbackAddress() });
-  logger.level = process.env.LOG_LEVEL || 'warn';
-  // Traced only when the run's environment asks (OTEL_EXPORTER_OTLP_ENDPOINT: bench/traces.ts), as a process of the service.
-  startTracing('svc-assistant');
-  const env = await TestWorkflowEnvironment.createLocal({
-    client: { dataConverter, interceptors: temporalClientInterceptors() }, // payloads encrypted, as every client of the service
+/**
+ * The external servers the run is pointed at (`SVC_TEST_TEMPORAL_ADDRESS`, `SVC_TEST_TEMPORAL_NAMESPACE`,
+ * `SVC_TEST_MONGODB_URI`), or undefined for the harness's own dev server and FerretDB. Both or neither.
+ */
+export function externalServers(): { temporalAddress: string; namespace: string; mongodbUri: string } | undefined {
+  const temporalAddress = process.env.SVC_TEST_TEMPORAL_ADDRESS;
+  const mongodbUri = process.env.SVC_TEST_MONGODB_URI;
+  if (!temporalAddress && !mongodbUri) return undefined;
+  if (!temporalAddress || !mongodbUri)
+    throw new Error('SVC_TEST_TEMPORAL_ADDRESS and SVC_TEST_MONGODB_URI go together (an external cluster)');
+  return { temporalAddress, namespace: process.env.SVC_TEST_TEMPORAL_NAMESPACE || 'default', mongodbUri };
+}
+
+/**
+ * The Temporal test environment: the dev server started here (search attributes and the dynamic
+ * configuration below given on its command line), or a connection to the external cluster, whose
+ * namespace must hold the search attributes and whose dynamic configuration scripts/test-cluster.sh sets.
+ */
+async function temporalEnvironment(temporalBin: string): Promise<TestWorkflowEnvironment> {
+  const client = { dataConverter, interceptors: temporalClientInterceptors() }; // payloads encrypted, as every client of the service
+  const external = externalServers();
+  if (external) {
+    // Every process of the run (the config below, worker processes a test spawns) reads the namespace.
+    process.env.TEMPORAL_NAMESPACE = external.namespace;
+    const env = await TestWorkflowEnvironment.createFromExistingServer({
+      address: external.temporalAddress,
+      namespace: external.namespace,
+      client,
+    });
+    await verifySearchAttributes(env.client, external.namespace);
+    return env;
+  }
+  return TestWorkflowEnvironment.createLocal({
+    client,
     server: {
-      executable: { type: 'existing-path', path: bins.temporal },
+      executable: { type: 'existing-path', path: temporalBin },
       searchAttributes: Object.values(searchAttributeKeys),
       // A lower continue-as-new suggestion than the default 4,096 events, so long-call tests cross runs.
       extraArgs: [
@@ -82,6 +114,22 @@ export async function startHarness(): Promise<Harness> {
       ],
     },
   });
+}
+
+export async function startHarness(): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-'));
+  const bins = await infraBinaries();
+  const external = externalServers();
+  const ferret = external
+    ? { uri: external.mongodbUri, stop: async () => {} }
+    : await startFerretDB(bins.ferretdb, dataDir, await freePort());
+  // SDK metrics exported like `npm start` does (test/integration/operators.test.ts reads them); request
+  // lines and other info logs only with LOG_LEVEL=info.
+  installRuntime({ logLevel: 'ERROR', prometheusAddress: await freeLoopbackAddress() });
+  logger.level = process.env.LOG_LEVEL || 'warn';
+  // Traced only when the run's environment asks (OTEL_EXPORTER_OTLP_ENDPOINT: bench/traces.ts), as a process of the service.
+  startTracing('svc-assistant');
+  const env = await temporalEnvironment(bins.temporal);
   const llm = await startFakeLlm();
   const taskQueue = 'svc-test';
   // Test calls are placed at whatever hour the suite runs: the dial gate records calling hours on them but
