@@ -26,8 +26,12 @@ export interface RunInfo {
   runId: string;
   type: string;
   startMs: number;
+  /** When its last event was written (a closed run's close). */
+  lastMs: number;
   /** Build ids of its completed workflow tasks, consecutive repeats folded: `[A]`, `[A, B]`. */
   builds: string[];
+  /** When each build completed its first workflow task of the run (ms since the epoch). */
+  firstTaskMs: Record<string, number>;
   /** Build id of its last completed workflow task. */
   lastBuild: string | null;
   taskFailures: number;
@@ -60,6 +64,8 @@ export interface DeployFigures {
   campaign: any;
   runs: Runs;
   drain: any;
+  /** `svcctl deploy drain` once everything was over (Temporal's own status refreshed since). */
+  finalDrain: any;
   drainS: number;
   summary: Record<string, unknown>;
 }
@@ -82,18 +88,23 @@ async function runInfo(client: Client, workflowId: string, runId: string, type: 
     runId,
     type,
     startMs: 0,
+    lastMs: 0,
     builds: [],
+    firstTaskMs: {},
     lastBuild: null,
     taskFailures: 0,
     nondeterminism: 0,
     status,
   };
   for (const e of history.events ?? []) {
-    if (!info.startMs && e.eventTime?.seconds != null)
-      info.startMs = Number(e.eventTime.seconds) * 1000 + Math.floor((e.eventTime.nanos ?? 0) / 1e6);
+    if (e.eventTime?.seconds != null) {
+      info.lastMs = Number(e.eventTime.seconds) * 1000 + Math.floor((e.eventTime.nanos ?? 0) / 1e6);
+      info.startMs ||= info.lastMs;
+    }
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) {
       const build = taskBuild(e.workflowTaskCompletedEventAttributes);
       if (build && info.builds[info.builds.length - 1] !== build) info.builds.push(build);
+      if (build) info.firstTaskMs[build] ??= info.lastMs;
       info.lastBuild = build;
     }
     if (e.eventType === EventType.EVENT_TYPE_WORKFLOW_TASK_FAILED) {
@@ -156,16 +167,19 @@ export function summarize(f: DeployFigures): Record<string, number | string> {
   const startedOn = (id: string) => runsOf(id)[0]?.builds[0] ?? null;
   const pinned = (id: string) => new Set(runsOf(id).flatMap((r) => r.builds)).size === 1;
   const startMs = (id: string) => runsOf(id)[0]?.startMs ?? 0;
+  const openAtPromotion = (ids: CallRecord[]) => ids.filter((c) => (runsOf(c.id).at(-1)?.lastMs ?? 0) > f.promotedMs);
   const byKey = new Map<string, CallRecord[]>();
   for (const c of f.calls) if (c.key) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
   const oldCalls = f.calls.filter((c) => c.key?.startsWith('old-'));
   const newCalls = f.calls.filter((c) => c.key?.startsWith('new-'));
   const campaignCalls = f.calls.filter((c) => c.campaign);
-  const campaignLater = campaignCalls.filter((c) => startMs(c.id) > f.promotedMs);
-  const campaignEarlier = campaignCalls.filter((c) => startMs(c.id) <= f.promotedMs);
+  const campaignRuns = runsOf(f.campaign.id);
+  // The campaign moves at its first workflow task after the promotion: the calls its tasks start from then on.
+  const movedMs = campaignRuns.map((r) => r.firstTaskMs[B]).find((ms) => ms !== undefined) ?? Infinity;
+  const campaignLater = campaignCalls.filter((c) => startMs(c.id) >= movedMs);
+  const campaignEarlier = campaignCalls.filter((c) => startMs(c.id) < movedMs);
   const sentKeys = [...f.sent.old, ...f.sent.new].map((s) => s.key);
   const resultCallIds = f.results.flatMap((r) => (r.call_ids as string[]) ?? []);
-  const campaignRuns = runsOf(f.campaign.id);
   const campaignBuilds = [...new Set(campaignRuns.flatMap((r) => r.builds))];
   const d = f.runs.described;
   const memoB = (ids: CallRecord[]) => ids.filter((c) => d[c.id]?.memoVersion?.endsWith(`:${B}`)).length;
@@ -178,6 +192,7 @@ export function summarize(f: DeployFigures): Record<string, number | string> {
     calls_completed: f.calls.filter((c) => c.status === 'completed').length,
     calls_failed: f.calls.filter((c) => c.status === 'failed').length,
     old_calls: oldCalls.length,
+    old_open_at_promotion: openAtPromotion(oldCalls).length,
     old_finished_on_A: oldCalls.filter((c) => finishedOn(c.id) === A && pinned(c.id)).length,
     old_memo_absent: memoAbsent(oldCalls),
     old_described_pinned_A: described(oldCalls, A),
@@ -189,11 +204,20 @@ export function summarize(f: DeployFigures): Record<string, number | string> {
     campaign_status: f.campaign.status,
     campaign_builds: campaignBuilds.map((b) => (b === A ? 'A' : b === B ? 'B' : b)).join('→'),
     campaign_described: `${d[f.campaign.id]?.behavior} ${d[f.campaign.id]?.version === B ? 'B' : d[f.campaign.id]?.version}`,
+    campaign_moved_s: Number.isFinite(movedMs) ? Math.round((movedMs - f.promotedMs) / 100) / 10 : -1,
     campaign_calls_before: campaignEarlier.length,
     campaign_calls_before_on_A: campaignEarlier.filter((c) => finishedOn(c.id) === A && pinned(c.id)).length,
     campaign_calls_after: campaignLater.length,
     campaign_calls_after_on_B: campaignLater.filter((c) => finishedOn(c.id) === B && pinned(c.id)).length,
     campaign_calls_after_memo_B: memoB(campaignLater),
+    other_moved: [
+      ...new Set(
+        f.runs.all
+          .filter((r) => r.type !== 'callWorkflow' && r.type !== 'bulkCallWorkflow')
+          .filter((r) => r.builds.includes(A) && r.builds.includes(B))
+          .map((r) => r.type),
+      ),
+    ].join(', '),
     workflow_runs_read: f.runs.all.length,
     workflow_task_failures: f.runs.all.reduce((n, r) => n + r.taskFailures, 0),
     nondeterminism_errors: f.runs.all.reduce((n, r) => n + r.nondeterminism, 0),
@@ -205,6 +229,7 @@ export function summarize(f: DeployFigures): Record<string, number | string> {
       Math.max(0, campaignCalls.length - f.results.length),
     drain_open_after: f.drain?.open_workflows ?? -1,
     drain_s: Math.round(f.drainS),
+    temporal_drainage: f.finalDrain?.drainage ?? 'unknown',
   };
 }
 
@@ -219,7 +244,8 @@ export function renderDeployTable(f: DeployFigures): string {
       'calls placed / started / completed / failed',
       `${n('calls_placed')} keyed + ${n('campaign_contacts')} campaign / ${n('calls_started')} / ${n('calls_completed')} / ${n('calls_failed')}`,
     ],
-    ['old calls (on A at the promotion) finished on A, pinned', of(n('old_finished_on_A'), n('old_calls'))],
+    ['old calls (started on A) still open at the promotion', of(n('old_open_at_promotion'), n('old_calls'))],
+    ['old calls finished on A, every task on A', of(n('old_finished_on_A'), n('old_calls'))],
     [
       '  their memo without deployment_version (A code) / describe PINNED on A',
       `${of(n('old_memo_absent'), n('old_calls'))} / ${of(n('old_described_pinned_A'), n('old_calls'))}`,
@@ -233,17 +259,22 @@ export function renderDeployTable(f: DeployFigures): string {
       'campaign: status, versions of its workflow tasks, describe',
       `${s.campaign_status}, ${s.campaign_builds}, ${s.campaign_described}`,
     ],
-    ['  its calls started before the promotion, on A', of(n('campaign_calls_before_on_A'), n('campaign_calls_before'))],
+    ['  its first workflow task on B, after the promotion', `${n('campaign_moved_s')} s`],
+    ['  calls its tasks on A started, finished on A', of(n('campaign_calls_before_on_A'), n('campaign_calls_before'))],
     [
-      '  its calls started after the promotion, on B (memo B)',
+      '  calls its tasks on B started (later contacts), on B (memo B)',
       `${of(n('campaign_calls_after_on_B'), n('campaign_calls_after'))} (${n('campaign_calls_after_memo_B')})`,
     ],
+    ['other runs moved A→B at their next task', String(s.other_moved || 'none')],
     [
       'workflow runs read; task failures; non-determinism errors; runs failed',
       `${n('workflow_runs_read')}; ${n('workflow_task_failures')}; ${n('nondeterminism_errors')}; ${n('runs_failed')}`,
     ],
     ['lost / duplicated (keys, campaign contacts)', `${n('lost')} / ${n('duplicated')}`],
-    ['drain of A (svcctl deploy drain --wait): open runs left, seconds', `${n('drain_open_after')}, ${n('drain_s')} s`],
+    [
+      "drain of A (svcctl deploy drain --wait): runs left, seconds; Temporal's status at the end",
+      `${n('drain_open_after')}, ${n('drain_s')} s; ${s.temporal_drainage}`,
+    ],
   ];
   const w = Math.max(...rows.map((r) => r[0].length));
   return ['| measure | figure |', '|---|---|', ...rows.map(([k, v]) => `| ${k.padEnd(w)} | ${v} |`)].join('\n');

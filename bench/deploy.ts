@@ -421,8 +421,8 @@ async function main(): Promise<void> {
     procs.push(workerB);
     await waitForDeployment(stack, 'B polling', (s) => s.versions.some((v: any) => v.build_id === b.buildId));
     const old = await pre.oldCalls;
-    const promotedMs = Date.now();
     await svcctl(stack, 'deploy', 'promote', '--build-id', b.buildId);
+    const promotedMs = Date.now(); // Temporal has answered: new work goes to B
     const base = `http://127.0.0.1:${(await promotedApi(stack, b, pre, procs)).port}`;
     log(`B promoted; B's API replaced A's; ${o.newCalls} new calls through it`);
     const newCalls = await placeCalls(() => base, pre.tenant, 'new', o.newCalls, 5, 3, 3);
@@ -434,7 +434,10 @@ async function main(): Promise<void> {
     log(`A drained (${((drainedMs - drainStartMs) / 1000).toFixed(0)} s) and its worker stopped`);
     await settle(base, pre.tenant, pre.campaignId);
     log('every call and the campaign over; reading histories');
+    await sleep(10_000); // Temporal's own drainage status, refreshed every 5 s here
+    const finalDrain = await svcctl(stack, 'deploy', 'drain', '--build-id', a.buildId);
     const figures = await collect(stack, base, pre.tenant, pre.campaignId, { a, b, promotedMs, old, newCalls, drain });
+    figures.finalDrain = finalDrain;
     figures.drainS = (drainedMs - drainStartMs) / 1000;
     console.log(
       `\ndeploy bench, ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}, options ${JSON.stringify(o)}`,
@@ -499,6 +502,7 @@ async function collect(
       campaign,
       runs,
       drain: run.drain,
+      finalDrain: null,
       drainS: 0,
       summary: {},
     };
