@@ -57,6 +57,8 @@ export interface Runs {
 export interface DeployFigures {
   aBuild: string;
   bBuild: string;
+  /** When `svcctl deploy promote` was run, and when it answered. */
+  promoteSentMs: number;
   promotedMs: number;
   sent: { old: { key: string; callId?: string }[]; new: { key: string; callId?: string }[] };
   calls: CallRecord[];
@@ -174,10 +176,12 @@ export function summarize(f: DeployFigures): Record<string, number | string> {
   const newCalls = f.calls.filter((c) => c.key?.startsWith('new-'));
   const campaignCalls = f.calls.filter((c) => c.campaign);
   const campaignRuns = runsOf(f.campaign.id);
-  // The campaign moves at its first workflow task after the promotion: the calls its tasks start from then on.
+  // A call is pinned to the version current when it started: before the promotion command A, after its
+  // answer B; one started while the command ran may be on either (the instant Temporal switched is not seen).
   const movedMs = campaignRuns.map((r) => r.firstTaskMs[B]).find((ms) => ms !== undefined) ?? Infinity;
-  const campaignLater = campaignCalls.filter((c) => startMs(c.id) >= movedMs);
-  const campaignEarlier = campaignCalls.filter((c) => startMs(c.id) < movedMs);
+  const campaignEarlier = campaignCalls.filter((c) => startMs(c.id) < f.promoteSentMs);
+  const campaignDuring = campaignCalls.filter((c) => startMs(c.id) >= f.promoteSentMs && startMs(c.id) <= f.promotedMs);
+  const campaignLater = campaignCalls.filter((c) => startMs(c.id) > f.promotedMs);
   const sentKeys = [...f.sent.old, ...f.sent.new].map((s) => s.key);
   const resultCallIds = f.results.flatMap((r) => (r.call_ids as string[]) ?? []);
   const campaignBuilds = [...new Set(campaignRuns.flatMap((r) => r.builds))];
@@ -207,6 +211,8 @@ export function summarize(f: DeployFigures): Record<string, number | string> {
     campaign_moved_s: Number.isFinite(movedMs) ? Math.round((movedMs - f.promotedMs) / 100) / 10 : -1,
     campaign_calls_before: campaignEarlier.length,
     campaign_calls_before_on_A: campaignEarlier.filter((c) => finishedOn(c.id) === A && pinned(c.id)).length,
+    campaign_calls_during: campaignDuring.length,
+    campaign_calls_during_pinned: campaignDuring.filter((c) => pinned(c.id)).length,
     campaign_calls_after: campaignLater.length,
     campaign_calls_after_on_B: campaignLater.filter((c) => finishedOn(c.id) === B && pinned(c.id)).length,
     campaign_calls_after_memo_B: memoB(campaignLater),
@@ -260,9 +266,13 @@ export function renderDeployTable(f: DeployFigures): string {
       `${s.campaign_status}, ${s.campaign_builds}, ${s.campaign_described}`,
     ],
     ['  its first workflow task on B, after the promotion', `${n('campaign_moved_s')} s`],
-    ['  calls its tasks on A started, finished on A', of(n('campaign_calls_before_on_A'), n('campaign_calls_before'))],
+    ['  its calls started before the promotion, on A', of(n('campaign_calls_before_on_A'), n('campaign_calls_before'))],
     [
-      '  calls its tasks on B started (later contacts), on B (memo B)',
+      '  started while `svcctl deploy promote` ran: pinned to one version',
+      of(n('campaign_calls_during_pinned'), n('campaign_calls_during')),
+    ],
+    [
+      '  started after it (later contacts), on B (memo B)',
       `${of(n('campaign_calls_after_on_B'), n('campaign_calls_after'))} (${n('campaign_calls_after_memo_B')})`,
     ],
     ['other runs moved A→B at their next task', String(s.other_moved || 'none')],

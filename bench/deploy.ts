@@ -421,6 +421,7 @@ async function main(): Promise<void> {
     procs.push(workerB);
     await waitForDeployment(stack, 'B polling', (s) => s.versions.some((v: any) => v.build_id === b.buildId));
     const old = await pre.oldCalls;
+    const promoteSentMs = Date.now();
     await svcctl(stack, 'deploy', 'promote', '--build-id', b.buildId);
     const promotedMs = Date.now(); // Temporal has answered: new work goes to B
     const base = `http://127.0.0.1:${(await promotedApi(stack, b, pre, procs)).port}`;
@@ -436,7 +437,15 @@ async function main(): Promise<void> {
     log('every call and the campaign over; reading histories');
     await sleep(10_000); // Temporal's own drainage status, refreshed every 5 s here
     const finalDrain = await svcctl(stack, 'deploy', 'drain', '--build-id', a.buildId);
-    const figures = await collect(stack, base, pre.tenant, pre.campaignId, { a, b, promotedMs, old, newCalls, drain });
+    const figures = await collect(stack, base, pre.tenant, pre.campaignId, {
+      a,
+      b,
+      promoteSentMs,
+      promotedMs,
+      old,
+      newCalls,
+      drain,
+    });
     figures.finalDrain = finalDrain;
     figures.drainS = (drainedMs - drainStartMs) / 1000;
     console.log(
@@ -475,6 +484,7 @@ async function collect(
   run: {
     a: Build;
     b: Build;
+    promoteSentMs: number;
     promotedMs: number;
     old: { key: string; callId?: string }[];
     newCalls: { key: string; callId?: string }[];
@@ -495,6 +505,7 @@ async function collect(
     return {
       aBuild: run.a.buildId,
       bBuild: run.b.buildId,
+      promoteSentMs: run.promoteSentMs,
       promotedMs: run.promotedMs,
       sent: { old: run.old, new: run.newCalls },
       calls,
