@@ -216,6 +216,8 @@ export async function startTemporalDevServer(
     detached?: boolean;
     /** The Web UI's remote codec (`--ui-codec-endpoint`, src/api/codec.ts). */
     uiCodecEndpoint?: string;
+    /** More `--dynamic-config-value KEY=JSON` settings (bench/deploy.ts: Worker Versioning's drainage refresh). */
+    dynamicConfig?: string[];
   },
 ): Promise<ChildServer & { address: string }> {
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -243,6 +245,7 @@ export async function startTemporalDevServer(
     // in flight per workflow than the default 10 (past it, requests back off and ask again).
     '--dynamic-config-value',
     'history.maxInFlightUpdates=100',
+    ...(opts.dynamicConfig ?? []).flatMap((kv) => ['--dynamic-config-value', kv]),
     ...devServerSearchAttributeFlags,
   ];
   const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: opts.detached });

@@ -125,13 +125,23 @@ export async function deploymentStatus(client: Client, name: string): Promise<De
  *   has polled yet
  */
 export async function promote(client: Client, name: string, buildId: string): Promise<void> {
-  await client.workflowService.setWorkerDeploymentCurrentVersion({
-    namespace: client.options.namespace,
-    deploymentName: name,
-    buildId,
-    identity: 'svcctl',
-  });
+  await client.connection.withDeadline(Date.now() + DEPLOYMENT_CHANGE_DEADLINE_MS, () =>
+    client.workflowService.setWorkerDeploymentCurrentVersion({
+      namespace: client.options.namespace,
+      deploymentName: name,
+      buildId,
+      identity: 'svcctl',
+    }),
+  );
 }
+
+/**
+ * How long a change of a deployment's routing may take (ms). Temporal runs it as an update of the
+ * deployment's own system workflow, which waits for the task queues to take the new routing: seconds on a
+ * busy server, longer than the few seconds `connectClient`'s deadline gives an API request (bench:deploy's
+ * promotion on a loaded machine failed DEADLINE_EXCEEDED after 3 s). The operator's command may wait.
+ */
+export const DEPLOYMENT_CHANGE_DEADLINE_MS = 60_000;
 
 /** What `svcctl deploy drain` reports of an old version. */
 export interface DrainStatus {
