@@ -73,6 +73,7 @@ export { provisionNumber } from './phone-numbers';
 export {
   ringRealtimeSimulation,
   acceptRealtimeCall,
+  realtimeMemberSession,
   attendRealtimeCall,
   hangUpRealtimeCall,
   referRealtimeCall,

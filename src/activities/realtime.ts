@@ -101,30 +101,13 @@ export interface AcceptRealtimeInput {
  */
 export async function acceptRealtimeCall(input: AcceptRealtimeInput): Promise<void> {
   const rt = realtimeProject();
-  let known = '';
-  try {
-    known = (await assistantContext({ ...input.context, query: '' })).text;
-  } catch (err) {
-    logger.warn('assistant context unavailable; accepting without it', { call: input.callId, error: String(err) });
-  }
-  const tools: RealtimeFunctionTool[] = [
-    ...input.tools.filter(isToolName).map((t) => toolFunction(t, input.transfer)),
-    ...(input.functions ?? []),
-  ].map((f) => ({ type: 'function', name: f.name, description: f.description, parameters: f.parameters }));
-  const language = input.speech.language?.split('-')[0];
+  const session = await sessionOf(input, true);
   try {
     await realtimeClient().realtime.calls.accept(input.openaiCallId, {
+      ...session,
       type: 'realtime',
       model: rt.model,
-      instructions: known ? `${input.instructions}\n\n${known}` : input.instructions,
-      audio: {
-        input: {
-          transcription: { model: INPUT_TRANSCRIPTION_MODEL, ...(language ? { language } : {}) },
-          turn_detection: input.turnDetection ?? realtimeTurnDetection(undefined),
-        },
-        output: { voice: roomVoice(input.speech, 'alloy') },
-      },
-      ...(tools.length ? { tools, tool_choice: 'auto' as const } : {}),
+      audio: { ...session.audio, output: { voice: roomVoice(input.speech, 'alloy') } },
     });
   } catch (err) {
     if (isRejectedRequest(err))
@@ -134,6 +117,62 @@ export async function acceptRealtimeCall(input: AcceptRealtimeInput): Promise<vo
       );
     throw err;
   }
+}
+
+/**
+ * The session configuration of an agent on a realtime call, as the accept and a squad's hand-off give it:
+ * the instructions with the call's context and the contact's records (src/services/assistant-context.ts;
+ * unavailable: the instructions alone, logged), the caller's speech transcribed in the agent's language, the
+ * turn detection, the tools as functions (`tool_choice: auto`; with `clearTools` an empty list when there
+ * are none, so a member without tools does not keep its predecessor's: OpenAI's "to clear a field like
+ * tools, pass an empty array").
+ */
+async function sessionOf(input: Omit<AcceptRealtimeInput, 'openaiCallId'>, accepting: boolean) {
+  let known = '';
+  try {
+    known = (await assistantContext({ ...input.context, query: '' })).text;
+  } catch (err) {
+    logger.warn('assistant context unavailable; configuring the session without it', {
+      call: input.callId,
+      error: String(err),
+    });
+  }
+  const tools: RealtimeFunctionTool[] = [
+    ...input.tools.filter(isToolName).map((t) => toolFunction(t, input.transfer)),
+    ...(input.functions ?? []),
+  ].map((f) => ({ type: 'function', name: f.name, description: f.description, parameters: f.parameters }));
+  const language = input.speech.language?.split('-')[0];
+  return {
+    type: 'realtime' as const,
+    instructions: known ? `${input.instructions}\n\n${known}` : input.instructions,
+    audio: {
+      input: {
+        transcription: { model: INPUT_TRANSCRIPTION_MODEL, ...(language ? { language } : {}) },
+        turn_detection: input.turnDetection ?? realtimeTurnDetection(undefined),
+      },
+    },
+    ...(tools.length ? { tools, tool_choice: 'auto' as const } : accepting ? {} : { tools: [] }),
+  };
+}
+
+/**
+ * The `session.update` session of a squad member taking over a realtime call (src/workflows/call-realtime.ts,
+ * sent by the call's sideband, src/voice/realtime-session.ts): the member's instructions with the call's
+ * context, its language's transcription, its turn detection and its tools (built-in, the organization's,
+ * its own hand-offs), as the accept gives the first member's (`sessionOf`). `voice` (OpenAI's, else
+ * `alloy`) only when `withVoice`: the Realtime API changes a session's voice only while it has produced no
+ * audio ("voice can be updated only if there have been no other audio outputs yet",
+ * https://platform.openai.com/docs/api-reference/realtime-client-events/session/update). The model stays
+ * the project's (`model` cannot change either). Nothing is sent from here: the workflow puts the result in
+ * its outbox.
+ */
+export async function realtimeMemberSession(
+  input: Omit<AcceptRealtimeInput, 'openaiCallId'> & { withVoice: boolean },
+): Promise<Record<string, unknown>> {
+  const session = await sessionOf(input, false);
+  return input.withVoice
+    ? { ...session, audio: { ...session.audio, output: { voice: roomVoice(input.speech, 'alloy') } } }
+    : session;
 }
 
 /** What attending a realtime call's session needs: src/voice/realtime-session.ts `SidebandOptions`' data. */

@@ -24,11 +24,15 @@ type Tenant = { orgId: string; livemode: boolean };
  * Checks a squad's configuration (the schema checked each field's shape): member names unique; each
  * `voice_change` one of `VOICE_CHANGES`; `start`
  * and `overflow` members of it; each hand-off to another member (not itself), at most once per target;
- * each `agent_id` a live agent of the tenant in this mode (another organization's is unknown here), on the
- * pipeline engine (a realtime agent cannot take a hand-off yet); a pinned `version` one the agent has.
- * Hand-off cycles (A→B→A) are allowed: `max_handoffs` caps them per call.
- * @throws ApiError 400 `parameter_invalid` naming the field (`members[1].handoffs[0].to`), 404
- *   `resource_missing` naming `members[i].agent_id`
+ * each `agent_id` a live agent of the tenant in this mode (another organization's is unknown here); a
+ * pinned `version` one the agent has; every member on one engine (its pinned version's, else the agent's):
+ * all on the pipeline or all on the realtime engine, whose hand-offs switch the Realtime session
+ * (src/workflows/call-realtime.ts), since one call cannot move between a Realtime SIP leg and a
+ * ConversationRelay session at a hand-off. Hand-off cycles (A→B→A) are allowed: `max_handoffs` caps them
+ * per call.
+ * @throws ApiError 400 `parameter_invalid` naming the field (`members[1].handoffs[0].to`,
+ *   `members[i].agent_id` for a member on another engine than the first), 404 `resource_missing` naming
+ *   `members[i].agent_id`
  */
 export async function checkSquadConfig(tenant: Tenant, config: SquadConfig): Promise<void> {
   const names = config.members.map((m) => m.name);
@@ -54,23 +58,33 @@ export async function checkSquadConfig(tenant: Tenant, config: SquadConfig): Pro
     throw invalidParam('start', `Invalid start: no member is named '${config.start}'.`);
   if (config.overflow !== null && !names.includes(config.overflow))
     throw invalidParam('overflow', `Invalid overflow: no member is named '${config.overflow}'.`);
+  let first: { name: string; engine: string } | null = null;
   for (const [i, m] of config.members.entries()) {
     const agent = await findLiveAgent(tenant, m.agent_id);
     if (!agent) throw notFound('agent', m.agent_id, `members[${i}].agent_id`);
-    if (agent.engine === 'realtime')
-      throw invalidParam(
-        `members[${i}].agent_id`,
-        `Invalid members[${i}].agent_id: agent '${m.agent_id}' runs on the realtime engine, which cannot take part in a squad yet.`,
-      );
+    let engine = engineOf(agent.engine);
     if (m.version !== null) {
       const versioned = await ensureAgentVersions(agent);
-      if (!(await loadVersion(versioned, m.version)))
+      const snapshot = await loadVersion(versioned, m.version);
+      if (!snapshot)
         throw invalidParam(
           `members[${i}].version`,
           `Invalid members[${i}].version: agent '${m.agent_id}' has no version ${m.version}.`,
         );
+      engine = engineOf(agentAtVersion(versioned, snapshot).engine);
     }
+    first ??= { name: m.name, engine };
+    if (engine !== first.engine)
+      throw invalidParam(
+        `members[${i}].agent_id`,
+        `Invalid members[${i}].agent_id: agent '${m.agent_id}' runs on the ${engine} engine and member '${first.name}' on the ${first.engine} engine; a squad's members share one engine.`,
+      );
   }
+}
+
+/** An agent's engine as a squad compares them: `realtime`, else `pipeline`. */
+function engineOf(engine: string | null | undefined): 'realtime' | 'pipeline' {
+  return engine === 'realtime' ? 'realtime' : 'pipeline';
 }
 
 /**
@@ -80,8 +94,8 @@ export async function checkSquadConfig(tenant: Tenant, config: SquadConfig): Pro
  * at the version `versionedAgent` picks for the contact (as a call of that agent would), snapshotted
  * (src/services/calls.ts `agentSnapshot`). A member whose agent was deleted since the squad was saved, or
  * whose pinned version is gone, makes the squad unusable.
- * @throws ApiError 404 naming `squad_id` (a member's agent is gone), 400 naming `squad_id` (realtime agent)
- *   or `squad_version` (the squad has no such version)
+ * @throws ApiError 404 naming `squad_id` (a member's agent is gone), 400 naming `squad_id` (the members'
+ *   versions picked for this call run on different engines) or `squad_version` (no such version)
  */
 export async function squadForCall(
   squad: WithId<SquadDoc>,
@@ -96,8 +110,12 @@ export async function squadForCall(
     if (!agent) throw notFound('agent', m.agent_id, 'squad_id');
     const versioned = await memberVersion(agent, m.version, who);
     if (!versioned) throw notFound(`version ${m.version} of agent ${m.agent_id}`, squad._id, 'squad_id');
-    if (versioned.engine === 'realtime')
-      throw invalidParam('squad_id', `Invalid squad_id: member '${m.name}' runs on the realtime engine.`);
+    const first = members[0];
+    if (first && engineOf(versioned.engine) !== engineOf(first.agent.engine))
+      throw invalidParam(
+        'squad_id',
+        `Invalid squad_id: member '${m.name}' runs on the ${engineOf(versioned.engine)} engine and '${first.name}' on the ${engineOf(first.agent.engine)} engine; a squad's members share one engine.`,
+      );
     members.push({
       name: m.name,
       agent: versioned,
@@ -173,7 +191,7 @@ export async function squadMemberTurn(
   const { config } = await squadVersionForCall(squad, who);
   const member = config.members.find((m) => m.name === name) ?? config.members.find((m) => m.name === config.start)!;
   const agent = await findLiveAgent(tenant, member.agent_id);
-  if (!agent || agent.engine === 'realtime') return null;
+  if (!agent) return null; // a text conversation runs the chat model whatever the member's engine
   const versioned = await memberVersion(agent, member.version, who);
   return versioned ? { agent: versioned, member, config } : null;
 }

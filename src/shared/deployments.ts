@@ -26,4 +26,11 @@ export const PATCHES = {
    * 0.2.0 (their histories have no marker) finish without it.
    */
   callFinishedOnMemo: 'svc-assistant@0.2.0:call-finished-on-memo',
+  /**
+   * `callWorkflow`, a squad's hand-off on a live call to a member of another voice (src/workflows/call-squad.ts):
+   * the voice is switched before the `handoff` entry is recorded, and an `announced` member's announcement,
+   * once the ConversationRelay session said it, is written as an assistant turn of the member handing off.
+   * Runs started before 0.3.0 switch after the entry and write no announcement.
+   */
+  squadAnnouncementTurn: 'svc-assistant@0.3.0:squad-announcement-turn',
 } as const;

@@ -123,8 +123,30 @@ export interface RealtimeOutput {
  * by query and for operators); the sideband asks by update `realtimeOutputs`.
  */
 export interface RealtimeOutbox {
-  /** `tool_ms`: how long the batch's tools ran (its longest call, ms), for the answer's latency record. */
-  batches: { outputs: RealtimeOutput[]; respond: boolean; tool_ms?: number }[];
+  /**
+   * `tool_ms`: how long the batch's tools ran (its longest call, ms), for the answer's latency record;
+   * `handoff`: a squad's hand-off made by one of the batch's calls (absent otherwise), sent after the outputs.
+   */
+  batches: { outputs: RealtimeOutput[]; respond: boolean; tool_ms?: number; handoff?: RealtimeMemberSwitch }[];
+}
+
+/**
+ * A squad's hand-off on a realtime call (src/workflows/call-realtime.ts): what the sideband sends after the
+ * batch's function outputs so that the receiving member answers with its own configuration (OpenAI Realtime
+ * client events, https://platform.openai.com/docs/api-reference/realtime-client-events):
+ * - `session`: a `session.update`'s `session` (`type: "realtime"`, the member's instructions, tools,
+ *   `tool_choice`, `audio.input.turn_detection`; `audio.output.voice` only while the model has said nothing:
+ *   OpenAI changes `voice` only "if there have been no other audio outputs yet");
+ * - `keep`: the conversation items the session keeps: `all` (every one), `{last: N}` (the last N caller and
+ *   assistant messages with words: every other item, function calls and outputs included, is deleted with
+ *   `conversation.item.delete`) or `none` (every item deleted: a `summary` hand-off);
+ * - `notes`: system messages added after (`conversation.item.create`, role `system`): the summary, then the
+ *   note that the caller was handed over (src/shared/squads.ts `handoffMessages`).
+ */
+export interface RealtimeMemberSwitch {
+  session: Record<string, unknown>;
+  keep: 'all' | 'none' | { last: number };
+  notes: string[];
 }
 export const realtimeOutboxQuery = defineQuery<RealtimeOutbox>('realtimeOutbox');
 

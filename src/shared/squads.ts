@@ -189,6 +189,13 @@ const RELAY_DEFAULT_LANGUAGE = 'en-US';
  * the message's documented fields), with the language's settings under the names of the `<Language>`
  * noun's attributes, `code`, `ttsProvider` and `voice`, when the receiving agent sets a voice. An agent
  * with no `language` speaks ConversationRelay's default, `en-US`.
+ *
+ * What is confirmed and what is not: the `language` message with `ttsLanguage` and `transcriptionLanguage`
+ * is Twilio's documented shape (https://www.twilio.com/docs/voice/conversationrelay/websocket-messages);
+ * the dynamic-configuration page says a language's voice and TTS provider can change, and that a language
+ * the TwiML did not declare can be "declared and switched to in a single message", but the copy of it
+ * available here (2026-11-30) shows no example of those fields, so `code`/`ttsProvider`/`voice` (the
+ * `<Language>` attributes, as Twilio's TwiML libraries name them) are unconfirmed on the wire.
  */
 export function relayVoiceUpdate(from: SpeechSettings, to: SpeechSettings): Record<string, unknown>[] | null {
   const fromLanguage = from.language ?? RELAY_DEFAULT_LANGUAGE;

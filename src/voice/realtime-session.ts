@@ -21,11 +21,20 @@
  *   (src/voice/realtime-meter.ts): each response's usage, and the answer's `latency` on `assistant`.
  * The greeting (the agent's first message) is asked for once the socket is open (`response.create` with
  * instructions to say it), on the first attach only. Audio never comes here: only events.
+ *
+ * A squad's hand-off (a batch with `handoff`, src/shared/realtime.ts `RealtimeMemberSwitch`): after the
+ * batch's outputs, `session.update` with the receiving member's configuration, `conversation.item.delete`
+ * of every item its context policy drops, `conversation.item.create` of its system notes, then
+ * `response.create`. The items are those this socket saw (`input_audio_buffer.committed`,
+ * `response.output_item.added`, `response.done`'s output, `conversation.item.added`, the items it created
+ * itself, each with an id of its own, `svc<attach>_<n>`): after a re-attach the items of earlier sockets
+ * are not known and stay.
  */
 import type {
   RealtimeClientEvent,
   RealtimeConversationItemFunctionCall,
   RealtimeServerEvent,
+  RealtimeSessionCreateRequest,
 } from 'openai/resources/realtime/realtime';
 import type WebSocket from 'ws';
 import type { RealtimeMeter } from './realtime-meter';
@@ -35,6 +44,7 @@ import {
   type RealtimeCallEvent,
   type RealtimeCallEventBody,
   type RealtimeFunctionCall,
+  type RealtimeMemberSwitch,
   type RealtimeOutputsReply,
 } from '../shared/realtime';
 
@@ -108,6 +118,12 @@ export class RealtimeSideband {
   private held: { responseId: string; event: Extract<RealtimeCallEventBody, { type: 'assistant' }> }[] = [];
   /** The assistant's words told since the caller last spoke, by item (what an interruption cuts). */
   private spokenSince: { itemId: string; text: string }[] = [];
+  /**
+   * The conversation's items this socket knows, in order (what a squad's hand-off keeps or deletes):
+   * `spoken` a caller's or the assistant's message with words; and how many items it created itself.
+   */
+  private items: { id: string; spoken: boolean }[] = [];
+  private created = 0;
 
   constructor(private readonly o: SidebandOptions) {
     this.asked = o.awaited;
@@ -169,6 +185,7 @@ export class RealtimeSideband {
     const now = Date.now();
     this.o.meter?.observe(event, now);
     this.o.spans?.observe(event, now);
+    this.track(event);
     switch (event.type) {
       case 'conversation.item.input_audio_transcription.completed':
         this.spokenSince = [];
@@ -208,6 +225,68 @@ export class RealtimeSideband {
       default:
         break;
     }
+  }
+
+  /** The conversation's items a server event shows (added, given words, or deleted). */
+  private track(event: RealtimeServerEvent): void {
+    switch (event.type) {
+      case 'input_audio_buffer.committed':
+        return this.item(event.item_id);
+      case 'conversation.item.added':
+        return event.item.id ? this.item(event.item.id) : undefined;
+      case 'response.output_item.added':
+        return event.item.id ? this.item(event.item.id) : undefined;
+      case 'conversation.item.input_audio_transcription.completed':
+        return this.item(event.item_id, event.transcript.trim() !== '');
+      case 'response.output_audio_transcript.done':
+        return this.item(event.item_id, event.transcript.trim() !== '');
+      case 'response.done':
+        for (const item of event.response.output ?? []) if (item.id) this.item(item.id);
+        return;
+      case 'conversation.item.deleted':
+        this.items = this.items.filter((i) => i.id !== event.item_id);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Item `id` is in the conversation (appended when new); `spoken` once it has words. */
+  private item(id: string, spoken = false): void {
+    const known = this.items.find((i) => i.id === id);
+    if (known) known.spoken ||= spoken;
+    else this.items.push({ id, spoken });
+  }
+
+  /** The id of an item this socket creates: `svc<attach>_<n>` (unique on the call, at most 32 characters). */
+  private ownItemId(): string {
+    const id = `svc${this.o.attach}_${++this.created}`;
+    this.item(id);
+    return id;
+  }
+
+  /**
+   * A squad's hand-off: the receiving member's configuration (`session.update`), the items its context
+   * policy drops deleted (`keep`: all; the last N messages with words; none), its notes added as system
+   * messages.
+   */
+  private switchMember(handoff: RealtimeMemberSwitch): void {
+    this.send({ type: 'session.update', session: handoff.session as unknown as RealtimeSessionCreateRequest });
+    const { keep } = handoff;
+    const kept =
+      keep === 'all'
+        ? this.items
+        : keep === 'none' || keep.last <= 0
+          ? []
+          : this.items.filter((i) => i.spoken).slice(-keep.last);
+    for (const item of this.items)
+      if (!kept.includes(item)) this.send({ type: 'conversation.item.delete', item_id: item.id });
+    this.items = [...kept];
+    for (const text of handoff.notes)
+      this.send({
+        type: 'conversation.item.create',
+        item: { id: this.ownItemId(), type: 'message', role: 'system', content: [{ type: 'input_text', text }] },
+      });
   }
 
   /** An answer done: its function calls told (marked when the caller talked over it), their outputs awaited. */
@@ -313,13 +392,17 @@ export class RealtimeSideband {
     }
   }
 
-  /** One outbox batch on the socket: its outputs, `response.create` when the model goes on; `sent` told. */
+  /**
+   * One outbox batch on the socket: its outputs, a squad's hand-off (`switchMember`), `response.create`
+   * when the model goes on; `sent` told.
+   */
   private deliver(batch: RealtimeOutputsReply['batches'][number]): void {
     for (const out of batch.outputs)
       this.send({
         type: 'conversation.item.create',
-        item: { type: 'function_call_output', call_id: out.callId, output: out.output },
+        item: { id: this.ownItemId(), type: 'function_call_output', call_id: out.callId, output: out.output },
       });
+    if (batch.handoff) this.switchMember(batch.handoff);
     if (batch.respond) this.send({ type: 'response.create' });
     this.o.meter?.outputsSent(batch.tool_ms ?? 0, Date.now());
     this.tell({ type: 'sent', batches: ++this.sent });

@@ -31,6 +31,9 @@
  *   after; on a live call an answer that speaks and ends or transfers the call first waits until its words
  *   are likely heard. The transcript keeps what the caller heard (`interrupted`'s `heard`, cut and marked
  *   as a pipeline call's).
+ * - Squads (all members on this engine): the member's `handoff_to_<name>` functions are offered with its
+ *   tools; a call of one makes the hand-off as on the pipeline (`CallSquad.complete`) and the batch of its
+ *   output carries the receiving member's configuration (src/workflows/call-realtime-squad.ts).
  * - Fallback: when accepting fails, the session errors (or its socket fails) before the model's first
  *   answer, OpenAI never announces the leg, or a test-mode call has no simulated leg to ring, the call goes
  *   on with the pipeline engine (`TurnLoop.converse`) on the same call, `engine_fallback` written on it and
@@ -55,7 +58,6 @@ import type { ToolCall } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
 import type { RecordedLatency, TurnLatency } from '../shared/latency';
 import { spokenOpening } from '../shared/recording-consent';
-import { realtimeTurnDetection } from '../shared/turn-taking';
 import {
   REALTIME_CALL_GONE,
   type EngineFallback,
@@ -66,9 +68,12 @@ import {
   type RealtimeOutputsReply,
   type RealtimeOutputsRequest,
 } from '../shared/realtime';
+import { HANDOFF_TOOL_PREFIX } from '../shared/squads';
 import type { ToolCallRecord } from '../shared/tools';
 import { DROPPED_BY_INTERRUPTION, endsTheLine, speechEstimateMs } from './call-heard';
 import type { CallLine } from './call-line';
+import { realtimeHandOff, realtimeSessionInput, type RealtimeCallParts } from './call-realtime-squad';
+import type { CallSquad } from './call-squad';
 import type { CallRecord, StopRequest } from './call-record';
 import type { CallTools } from './call-tools';
 import type { CallTranscript } from './call-transcript';
@@ -148,6 +153,7 @@ export class RealtimeEngine {
    * @param tools the call's tools (the pipeline's)
    * @param turns the pipeline's turn loop, which a fallback hands the call to
    * @param line the phone line: a live call's Twilio call, redirected on a fallback
+   * @param squad a squad's call: its members and hand-offs; null for a call of one agent
    */
   constructor(
     private readonly input: CallWorkflowInput,
@@ -156,7 +162,14 @@ export class RealtimeEngine {
     private readonly tools: CallTools,
     private readonly turns: TurnLoop,
     private readonly line: CallLine,
+    private readonly squad: CallSquad | null = null,
   ) {}
+
+  /** What the session's configuration reads of the call (src/workflows/call-realtime-squad.ts). */
+  private get parts(): RealtimeCallParts {
+    const { input, tools, transcript, squad } = this;
+    return { input, tools, transcript, squad };
+  }
 
   /** Signal `realtimeIncoming`: the webhook found this call; a second leg is ignored. */
   onIncoming({ openaiCallId }: RealtimeIncoming): void {
@@ -276,24 +289,8 @@ export class RealtimeEngine {
     if (this.openaiCallId === null) return 'no_webhook';
     await record.transition('in_progress', { realtime_call_id: this.openaiCallId }, []);
     try {
-      const custom = await this.tools.customToolSet(() => false);
-      const system = this.transcript.messages.find((m) => m.role === 'system');
       await realtimeAccept.acceptRealtimeCall.executeWithOptions({ summary: `accept ${this.openaiCallId}` }, [
-        {
-          callId: input.callId,
-          openaiCallId: this.openaiCallId,
-          instructions: system?.content ?? input.agent.instructions,
-          context: this.tools.context,
-          speech: input.agent,
-          tools: Object.keys(this.tools.handlers),
-          turnDetection: realtimeTurnDetection(input.agent.turn_taking),
-          ...(custom
-            ? {
-                functions: custom.tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
-              }
-            : {}),
-          ...this.tools.transferOffer(),
-        },
+        { ...(await realtimeSessionInput(this.parts, input.agent)), openaiCallId: this.openaiCallId },
       ]);
       return null;
     } catch (err) {
@@ -457,6 +454,7 @@ export class RealtimeEngine {
       await condition(cut, speechEstimateMs(answer.said));
     const dropped = cut();
     const custom = dropped ? null : await tools.customToolSet(() => false);
+    const own = this.squad?.functions();
     const done = await Promise.all(
       answer.calls.map(async (fc) => {
         const call: ToolCall = { id: fc.id, name: fc.name, arguments: fc.arguments };
@@ -465,7 +463,8 @@ export class RealtimeEngine {
         const tool = custom?.tools.find((t) => t.name === call.name);
         if (tool && custom) return { call, ...(await runCustomTool(custom, tool, call, key, { local: true })) };
         const startedMs = Date.now();
-        const effect: ToolEffect = await applyTool(tools.handlers, call, key);
+        const handoff = own && call.name.startsWith(HANDOFF_TOOL_PREFIX);
+        const effect: ToolEffect = handoff ? own.handle(call) : await applyTool(tools.handlers, call, key);
         const record = {
           toolCallId: key,
           ok: !effect.summary.startsWith('Error:'),
@@ -481,10 +480,20 @@ export class RealtimeEngine {
       transcript.sayTool(call, effect, record);
       transcript.hearMessage({ role: 'tool', tool_call_id: call.id, content: effect.summary });
       outputs.push({ callId: call.id, output: effect.summary });
-      ended ||= effect.ends;
+      // A hand-off ends the member's turn, not the call: the member handed to answers.
+      ended ||= effect.ends && !call.name.startsWith(HANDOFF_TOOL_PREFIX);
     }
     const toolMs = Math.max(0, ...done.map((d) => d.record.durationMs ?? 0));
-    this.batches.push({ outputs, respond: !ended && !dropped && this.record.stop === null, tool_ms: toolMs });
+    const handoff =
+      this.squad?.handingOff && this.record.stop === null
+        ? await realtimeHandOff(this.parts, this.answered)
+        : undefined;
+    this.batches.push({
+      outputs,
+      respond: !ended && !dropped && this.record.stop === null,
+      tool_ms: toolMs,
+      ...(handoff ? { handoff } : {}),
+    });
     if (this.listening > 0) this.heardBatches = this.batches.length;
   }
 

@@ -123,7 +123,7 @@ export class CallSession {
     );
     this.realtime =
       input.agent.engine === 'realtime'
-        ? new RealtimeEngine(input, this.record, this.transcript, this.tools, this.turns, this.line)
+        ? new RealtimeEngine(input, this.record, this.transcript, this.tools, this.turns, this.line, this.squad)
         : null;
   }
 

@@ -10,14 +10,17 @@
  *
  * On a live call (not simulated), a hand-off to a member whose agent has another voice or language
  * switches the ConversationRelay session to it before the member answers (`switchVoice`), announced by the
- * member handing off when the receiving one's `voice_change` is `announced`. Simulated calls and hand-offs
- * between members of one voice add no command.
+ * member handing off when the receiving one's `voice_change` is `announced` (the announcement, once said,
+ * is a transcript turn of the member handing off). Simulated calls, realtime calls (their engine configures
+ * the Realtime session instead, src/workflows/call-realtime.ts) and hand-offs between members of one voice
+ * add no command.
  *
  * Calls without a squad never construct it: their commands are unchanged.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and sibling workflow files.
  */
-import { callSystemPrompt, type ToolCall } from '../shared/assistant';
+import { patched } from '@temporalio/workflow';
+import { callSystemPrompt, type ChatMessage, type ToolCall } from '../shared/assistant';
 import type { AgentSnapshot, CallSquad as CallSquadInput, CallSquadMember, CallWorkflowInput } from '../shared/calls';
 import {
   contextLabel,
@@ -28,6 +31,7 @@ import {
   routeHandoff,
   type HandoffContext,
 } from '../shared/squads';
+import { PATCHES } from '../shared/deployments';
 import { handoffLlm, telephony } from './call-activities';
 import type { CallRecord } from './call-record';
 import type { CallTools } from './call-tools';
@@ -37,6 +41,17 @@ import type { ToolEffect } from './tools';
 /** What the model is asked for a `summary` hand-off. */
 const HANDOFF_SUMMARY_REQUEST =
   'The caller is being handed to another assistant. Summarize this call for it in at most three short sentences: who is calling, what they need, and what was already done or agreed. Answer with the summary only.';
+
+/** A hand-off `complete` made: between which members, by which policy, and the receiving member's start. */
+export interface MadeHandoff {
+  from: CallSquadMember;
+  to: CallSquadMember;
+  context: HandoffContext;
+  /** The receiving member's system prompt (src/shared/assistant.ts `callSystemPrompt`). */
+  systemPrompt: string;
+  /** Its conversation: the system prompt, the policy's context, the note (src/shared/squads.ts `handoffMessages`). */
+  messages: ChatMessage[];
+}
 
 /** The functions the current member offers and their handler, as `assistantTurn` takes them. */
 export interface WorkflowFunctions {
@@ -115,10 +130,11 @@ export class CallSquad {
    * conversation so far, durable), the target's conversation (src/shared/squads.ts `handoffMessages`), its
    * agent switched in (tools resolved again), the `handoff` entry recorded with the turns before it, and
    * `call.handed_off` emitted with the call showing its new `squad_member`.
+   * @returns the hand-off made (the realtime engine configures its session from it), null when none waited
    */
-  async complete(): Promise<void> {
+  async complete(): Promise<MadeHandoff | null> {
     const pending = this.pending;
-    if (pending === null) return;
+    if (pending === null) return null;
     const { input, transcript } = this;
     const from = this.current;
     const to = pending.to;
@@ -129,6 +145,18 @@ export class CallSquad {
       context: input.context,
       form: input.campaign?.form,
     });
+    // Since 0.3.0 the voice switches first, so that the announcement is a turn of the member handing off.
+    const voice = this.voiceSwitch(to, from);
+    const switchFirst = voice !== null && patched(PATCHES.squadAnnouncementTurn);
+    if (switchFirst) await this.switchVoice(to, voice);
+    const messages = handoffMessages({
+      systemPrompt,
+      from: from.name,
+      to: to.name,
+      context: pending.context,
+      previous: transcript.messages,
+      summary,
+    });
     transcript.handOff(
       {
         from: from.name,
@@ -137,16 +165,9 @@ export class CallSquad {
         ...(summary !== null ? { summary } : {}),
       },
       systemPrompt,
-      handoffMessages({
-        systemPrompt,
-        from: from.name,
-        to: to.name,
-        context: pending.context,
-        previous: transcript.messages,
-        summary,
-      }),
+      messages,
     );
-    await this.switchVoice(from, to);
+    if (voice !== null && !switchFirst) await this.switchVoice(to, voice, false);
     this.current = to;
     this.handoffs++;
     this.pending = null;
@@ -155,21 +176,40 @@ export class CallSquad {
     transcript.speaker = speakerOf(to.agent);
     await transcript.flushTurns();
     await this.record.transition(this.record.status, { squad_member: to.name }, ['call.handed_off']);
+    return { from, to, context: pending.context, systemPrompt, messages };
   }
 
   /**
-   * A live call handed to a member of another voice or language: the ConversationRelay session switched to
-   * it (the `switchVoice` activity), after `handoffAnnouncement` said in `from`'s voice when `to` is
-   * `announced`. A session that does not take it leaves the call in the voice it had (the hand-off stands).
+   * What a hand-off from `from` to `to` changes of a live call's ConversationRelay session: its messages
+   * (src/shared/squads.ts `relayVoiceUpdate`) and the announcement said first when `to` is `announced`;
+   * null when nothing changes (same voice and language), on simulated calls and on realtime calls (no
+   * ConversationRelay session: the engine configures the Realtime session instead).
    */
-  private async switchVoice(from: CallSquadMember, to: CallSquadMember): Promise<void> {
-    if (this.input.simulation) return;
+  private voiceSwitch(
+    to: CallSquadMember,
+    from: CallSquadMember,
+  ): { messages: Record<string, unknown>[]; announce: string | null } | null {
+    if (this.input.simulation || to.agent.engine === 'realtime') return null;
     const messages = relayVoiceUpdate(from.agent, to.agent);
-    if (messages === null) return;
-    const announce = to.voice_change === 'announced' ? handoffAnnouncement(to) : null;
-    await telephony.switchVoice.executeWithOptions({ summary: `voice of ${to.name}` }, [
-      { callId: this.input.callId, announce, messages },
+    if (messages === null) return null;
+    return { messages, announce: to.voice_change === 'announced' ? handoffAnnouncement(to) : null };
+  }
+
+  /**
+   * The ConversationRelay session switched to `to`'s voice (the `switchVoice` activity), after the
+   * announcement said in the current voice when there is one; the announcement the session said is written
+   * as an assistant turn of the member handing off (`writeAnnouncement`, runs since 0.3.0). A session that
+   * does not take it leaves the call in the voice it had (the hand-off stands, nothing written).
+   */
+  private async switchVoice(
+    to: CallSquadMember,
+    voice: { messages: Record<string, unknown>[]; announce: string | null },
+    writeAnnouncement = true,
+  ): Promise<void> {
+    const { delivered } = await telephony.switchVoice.executeWithOptions({ summary: `voice of ${to.name}` }, [
+      { callId: this.input.callId, announce: voice.announce, messages: voice.messages },
     ]);
+    if (writeAnnouncement && delivered && voice.announce !== null) this.transcript.say('assistant', voice.announce);
   }
 
   /** The model's summary of the conversation so far (null when it wrote none). */

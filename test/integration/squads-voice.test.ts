@@ -1,7 +1,7 @@
 /**
  * Squads on live calls: a hand-off to a member whose agent speaks with another voice and language switches
  * the ConversationRelay session (its `language` message) before that member answers, announced in the old
- * voice when the member's `voice_change` is `announced`; a hand-off between members of one voice sends
+ * voice when the member's `voice_change` is `announced` (the announcement written as the old member's turn); a hand-off between members of one voice sends
  * nothing. Runs against the loopback Twilio-shaped server and the ConversationRelay client simulator; the
  * squad's `voice_change` field is checked through the API (default, refusal named by its param).
  */
@@ -10,6 +10,7 @@ import { newTenant, request, waitForCall } from '../support/harness';
 import { twilioCallback, useFakeTwilio, type FakeTwilio } from '../support/fake-twilio';
 import { verifiedCallerId } from '../support/fake-twilio-numbers';
 import { relayClient } from '../support/relay-client';
+import { CallTurn } from '../../src/models/calls';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -144,6 +145,20 @@ describe('squads: voice per member on live calls', function () {
       expect(sent.slice(0, at)).to.have.length(change === 'announced' ? 1 : 0);
       expect(sent.filter((m) => m.type === 'language')).to.have.length(1);
       await waitForCall(t.liveKey, id, (c) => c.squad_member === 'billing');
+      // The announcement said in booking's voice is booking's turn, right before the hand-off entry (the
+      // store's turns: the transcript endpoint answers once the call has ended).
+      const turns = await CallTurn.find({ call_id: id }).sort({ seq: 1 }).lean();
+      const entry = turns.findIndex((x) => x.role === 'handoff' && x.text === 'booking → billing');
+      expect(entry).to.be.greaterThan(0);
+      const announcements = turns.filter((x) => x.text === "One moment, I'm passing you to our billing team.");
+      if (change === 'announced') {
+        expect(announcements).to.have.length(1);
+        expect(turns[entry - 1]).to.include({
+          role: 'assistant',
+          agent_id: agents.booking,
+          text: announcements[0].text,
+        });
+      } else expect(announcements).to.have.length(0);
       session.ws.close();
     });
   }

@@ -109,6 +109,7 @@ describe('replay of recorded workflow histories', function () {
       'call-realtime-live.json', // a live call: Twilio dials the SIP URI, talked, ended by hangup
       'call-realtime-reattach.json', // the socket drops while a tool runs: re-attached, the output sent on the new one
       'call-realtime-refer.json', // the model's transfer_call: refer of the SIP leg
+      'call-realtime-v030-squad.json', // (0.3.0) a realtime squad: a hand-off per context policy, session.update each
     ]);
     for (const f of files.filter((x) => x.startsWith('call-realtime-'))) {
       const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')));
@@ -120,6 +121,8 @@ describe('replay of recorded workflow histories', function () {
       });
       const activities = history.events!.map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name);
       expect(activities, f).to.include('acceptRealtimeCall');
+      if (f === 'call-realtime-v030-squad.json')
+        expect(activities.filter((a) => a === 'realtimeMemberSession')).to.have.length(3);
     }
   });
 

@@ -43,7 +43,11 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { RealtimeClientEvent, RealtimeResponseUsage } from 'openai/resources/realtime/realtime';
+import type {
+  RealtimeClientEvent,
+  RealtimeResponseUsage,
+  RealtimeServerEvent,
+} from 'openai/resources/realtime/realtime';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { FakeRealtimeSession } from './fake-realtime-session';
 
@@ -67,6 +71,8 @@ export interface FakeRealtimeCall {
   pendingCalls: FakeFunctionCall[] | null;
   /** Client events the sideband received, in order. */
   clientEvents: RealtimeClientEvent[];
+  /** Server events the fake sent the sideband, in order (every socket of the call). */
+  serverEvents: RealtimeServerEvent[];
   /** Transcripts the fake "model" said, in order. */
   said: string[];
   /** Per function call answered: its `response.done` sent → the `response.create` after its output came (ms). */
@@ -188,6 +194,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         pendingCalls: null,
         state: 'ringing',
         clientEvents: [],
+        serverEvents: [],
         said: [],
         toolRoundTrips: [],
       };

@@ -159,7 +159,9 @@ export class FakeRealtimeSession {
   // The wire.
 
   private send(event: RealtimeServerEvent): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(event));
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.call.serverEvents.push(event);
+    this.ws.send(JSON.stringify(event));
   }
 
   /** The next client event matching `test`, or null after `ms` (or once the socket closed). */

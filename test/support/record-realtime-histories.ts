@@ -17,6 +17,9 @@
  *   reattach        a test-mode call whose sideband socket drops while an http tool runs: the socket is
  *                   attached again, the tool's output goes on the new socket (update `realtimeOutputs`)
  *   refer           a test-mode call whose model transfers it to a listed destination: `refer` of the leg
+ *   v030-squad      (0.3.0) a test-mode call of a squad of realtime agents handed reception -all-> booking
+ *                   -last:2-> billing -summary-> reception: each hand-off's summary, `realtimeMemberSession`
+ *                   activity and `session.update` in the outbox
  *
  *   npm run build && node dist/test/support/record-realtime-histories.js             # every scenario
  *   node dist/test/support/record-realtime-histories.js test fallback                # (built) those named
@@ -180,6 +183,65 @@ async function main(): Promise<void> {
         } finally {
           Object.assign(fake, { dropSocket: null, dropWhileCalls: false, dropAfterLine: 0 });
         }
+      },
+      'v030-squad': async () => {
+        const member = async (name: string, instructions: string) => {
+          const res = await request('POST', '/v1/agents', {
+            key: t.testKey,
+            body: { name, instructions, engine: 'realtime' },
+          });
+          check(res.status === 200, 'agent', res.body);
+          return res.body.id as string;
+        };
+        const booking = await member('Booking', 'You book appointments.');
+        const billing = await member('Billing', 'You answer billing questions.');
+        const squad = await request('POST', '/v1/squads', {
+          key: t.testKey,
+          body: {
+            name: 'Realtime desk',
+            start: 'reception',
+            members: [
+              {
+                name: 'reception',
+                agent_id: t.agentId,
+                handoffs: [{ to: 'booking', description: 'An appointment.', context: 'all' }],
+              },
+              {
+                name: 'booking',
+                agent_id: booking,
+                handoffs: [{ to: 'billing', description: 'A bill.', context: { last: 2 } }],
+              },
+              {
+                name: 'billing',
+                agent_id: billing,
+                handoffs: [{ to: 'reception', description: 'Done with billing.', context: 'summary' }],
+              },
+            ],
+          },
+        });
+        check(squad.status === 200, 'squad', squad.body);
+        const placed = await request('POST', '/v1/calls', {
+          key: t.testKey,
+          body: {
+            to: CALLER,
+            squad_id: squad.body.id,
+            simulation: {
+              caller: [
+                'Hello.',
+                'TOOL handoff_to_booking {}',
+                'TOOL handoff_to_billing {}',
+                'TOOL handoff_to_reception {}',
+                'TOOL end_call {}',
+              ],
+            },
+          },
+        });
+        check(placed.status === 200, 'call', placed.body);
+        const call = await waitForCall(t.testKey, placed.body.id, undefined, 60_000);
+        check(call.status === 'completed' && call.squad_member === 'reception', 'end', call);
+        const updates = fake.callFor(call.id)!.clientEvents.filter((e) => e.type === 'session.update');
+        check(updates.length === 3, 'three session updates', updates.length);
+        return call.id as string;
       },
       refer: async () => {
         const { id, call } = await testCall(['I need billing.', 'TOOL transfer_call {"destination":"billing"}'], t2);
