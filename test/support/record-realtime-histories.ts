@@ -17,6 +17,9 @@
  *   reattach        a test-mode call whose sideband socket drops while an http tool runs: the socket is
  *                   attached again, the tool's output goes on the new socket (update `realtimeOutputs`)
  *   refer           a test-mode call whose model transfers it to a listed destination: `refer` of the leg
+ *   v030-sideband-tool  (0.3.0) a test-mode call whose http tool the sideband runs itself (patch
+ *                   `realtimeSidebandTools`: no `runTool` in the history, the result told by signal), then
+ *                   `end_call` (`hangup`)
  *
  *   npm run build && node dist/test/support/record-realtime-histories.js             # every scenario
  *   node dist/test/support/record-realtime-histories.js test fallback                # (built) those named
@@ -180,6 +183,21 @@ async function main(): Promise<void> {
         } finally {
           Object.assign(fake, { dropSocket: null, dropWhileCalls: false, dropAfterLine: 0 });
         }
+      },
+      'v030-sideband-tool': async () => {
+        const before = receiver.at('/rt-orders').length;
+        const { id, call } = await testCall(['TOOL lookup_order {"order_id":"A17"}', 'TOOL end_call {}']);
+        check(call.status === 'completed' && call.end_reason === 'assistant_ended', 'end', call);
+        check(receiver.at('/rt-orders').length === before + 1, 'the tool ran once');
+        const events = (await h().env.client.workflow.getHandle(callWorkflowId(id)).fetchHistory()).events ?? [];
+        const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+        const runTools = markers.filter((e) =>
+          Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0]!.data!)
+            .toString()
+            .includes('runTool'),
+        );
+        check(runTools.length === 0, 'no runTool: the sideband ran it', runTools.length);
+        return id;
       },
       refer: async () => {
         const { id, call } = await testCall(['I need billing.', 'TOOL transfer_call {"destination":"billing"}'], t2);
