@@ -194,33 +194,59 @@ describe('realtime sideband: signals to the workflow', () => {
     });
 
     it("runs nothing of an interrupted answer, a cancelled one, or one with a call that isn't its own", async () => {
-      const { tools, runs } = runner();
-      const s = session(tools);
-      s.socket.serverSays({ type: 'response.created', response: { id: 'r1' } });
-      s.socket.serverSays({ type: 'input_audio_buffer.speech_started', audio_start_ms: 0, item_id: 'i1' });
-      s.socket.serverSays(answer('r1', 'completed', [{ call_id: 'call_1', name: 'lookup_order' }]));
-      s.socket.serverSays({ type: 'response.created', response: { id: 'r2' } });
-      s.socket.serverSays(answer('r2', 'cancelled', [{ call_id: 'call_2', name: 'lookup_order' }]));
-      s.socket.serverSays({ type: 'response.created', response: { id: 'r3' } });
-      s.socket.serverSays(
-        answer('r3', 'completed', [
-          { call_id: 'call_3', name: 'lookup_order' },
-          { call_id: 'call_4', name: 'end_call' },
-        ]),
-      );
-      for (let i = 0; i < 4; i++) {
-        s.release();
-        await tick();
-      }
-      const told = s.signals.flat().filter((e) => e.type === 'function_calls') as any[];
-      expect(told.map((e) => [e.responseId, e.interrupted, e.sidebandKeys])).to.deep.equal([
-        ['r1', true, undefined],
-        ['r2', true, undefined],
-        ['r3', false, undefined],
-      ]);
-      expect(runs, 'no call ran in the session').to.have.length(0);
-      expect(outputsOf(s.socket)).to.deep.equal([]);
-      await s.stop();
+      /** A fresh session that hears `events` and the answer; what it told of the calls, and what ran. */
+      const told = async (events: Record<string, unknown>[], done: Record<string, unknown>) => {
+        const { tools, runs } = runner();
+        const s = session(tools);
+        s.socket.serverSays({ type: 'response.created', response: { id: 'r1' } });
+        for (const e of events) s.socket.serverSays(e);
+        s.socket.serverSays(done);
+        for (let i = 0; i < 3; i++) {
+          s.release();
+          await tick();
+        }
+        const calls = s.signals.flat().find((e) => e.type === 'function_calls') as any;
+        const result = {
+          interrupted: calls.interrupted,
+          keys: calls.sidebandKeys,
+          ran: runs.length,
+          out: outputsOf(s.socket).length,
+        };
+        await s.stop();
+        return result;
+      };
+      const lookup = [{ call_id: 'call_1', name: 'lookup_order' }];
+      const speech = { type: 'input_audio_buffer.speech_started', audio_start_ms: 0, item_id: 'i1' };
+      expect(await told([speech], answer('r1', 'completed', lookup)), 'the caller talked over it').to.deep.equal({
+        interrupted: true,
+        keys: undefined,
+        ran: 0,
+        out: 0,
+      });
+      expect(await told([], answer('r1', 'cancelled', lookup)), 'cancelled').to.deep.equal({
+        interrupted: true,
+        keys: undefined,
+        ran: 0,
+        out: 0,
+      });
+      expect(await told([], answer('r1', 'incomplete', lookup)), 'cut short').to.deep.equal({
+        interrupted: false,
+        keys: undefined,
+        ran: 0,
+        out: 0,
+      });
+      const withEnd = [...lookup, { call_id: 'call_2', name: 'end_call' }];
+      expect(await told([], answer('r1', 'completed', withEnd)), 'with end_call').to.deep.equal({
+        interrupted: false,
+        keys: undefined,
+        ran: 0,
+        out: 0,
+      });
+      expect(await told([], answer('r1', 'completed', lookup)), 'the same answer, whole and its own').to.deep.include({
+        interrupted: false,
+        keys: ['tc_3_call_1'],
+        ran: 1,
+      });
     });
   });
 });
