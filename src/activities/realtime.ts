@@ -24,13 +24,15 @@ import {
   realtimeOutputsUpdate,
   realtimeSipUri,
   referTarget,
+  type SidebandTools,
 } from '../shared/realtime';
 import { roomVoice, type SpeechSettings } from '../shared/speech';
-import { isToolName, toolFunction, type TransferOffer } from '../shared/tools';
+import { isToolName, toolCallKey, toolFunction, type TransferOffer } from '../shared/tools';
+import { runToolInline } from '../services/tool-runs';
 import { recordRealtimeUsage } from '../services/usage';
 import { realtimeTurnDetection } from '../shared/turn-taking';
 import { RealtimeMeter } from '../voice/realtime-meter';
-import { RealtimeSideband } from '../voice/realtime-session';
+import { RealtimeSideband, type SidebandToolRunner } from '../voice/realtime-session';
 import { RealtimeResponseSpans } from '../voice/realtime-spans';
 import { tracingActive } from '../platform/tracing';
 
@@ -188,6 +190,11 @@ export interface AttendRealtimeInput {
   awaited: number;
   /** The session's `interrupt_response` (default true): whether the caller's speech cuts an answer. */
   interruptOnSpeech: boolean;
+  /**
+   * The organization's tools the session may run itself (`sidebandRunsAnswer`), with what their requests
+   * carry and the rank of the next call's key; absent (runs started before 0.3.0): the workflow runs every call.
+   */
+  tools?: SidebandTools;
 }
 
 /**
@@ -200,7 +207,10 @@ export interface AttendRealtimeInput {
  * `recordRealtimeUsage`: a response a re-attached socket reports again is stored once), and each answer's
  * latency goes with its `assistant` event (src/voice/realtime-meter.ts); with tracing on each response is a
  * `chat <model>` span under this activity's (src/voice/realtime-spans.ts). Function outputs come from the
- * workflow by update `realtimeOutputs` (src/shared/realtime.ts), answered as soon as it has them.
+ * workflow by update `realtimeOutputs` (src/shared/realtime.ts), answered as soon as it has them, but for
+ * the calls the session runs itself (`input.tools`): made here as `runTool` would make them (src/services/tool-runs.ts
+ * `runToolInline`: the same request, the key the workflow derives for the call from its run and the call's
+ * rank), told before they start and after their outputs are sent.
  */
 export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<void> {
   const ctx = Context.current();
@@ -228,6 +238,7 @@ export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<vo
       outboxFrom: input.outboxFrom,
       awaited: input.awaited,
       interruptOnSpeech: input.interruptOnSpeech,
+      tools: sidebandRunner(input.tools, ctx.info.workflowExecution),
       meter,
       spans: tracingActive() ? new RealtimeResponseSpans() : undefined,
       tell: (events) => handle.signal(realtimeEventsSignal, events),
@@ -246,6 +257,31 @@ export async function attendRealtimeCall(input: AttendRealtimeInput): Promise<vo
   } finally {
     await Promise.all(usageWrites);
   }
+}
+
+/**
+ * The tools a session runs itself, from what the workflow gave (none: undefined): each call's key is
+ * `toolCallKey` of the call's workflow run, its rank and the model's call id (what the workflow's
+ * `CallTools.toolCallKey` gives it), its request what `runTool` would send.
+ */
+function sidebandRunner(
+  given: SidebandTools | undefined,
+  run: { workflowId: string; runId: string } | undefined,
+): SidebandToolRunner | undefined {
+  if (!given?.tools.length || !run) return undefined;
+  const byName = new Map(given.tools.map((t) => [t.name, t]));
+  return {
+    runnable: new Set(byName.keys()),
+    keysFrom: given.keysFrom,
+    key: (rank, modelId) => toolCallKey(run.workflowId, run.runId, rank, modelId),
+    run: (call, key) =>
+      runToolInline({
+        tool: byName.get(call.name)!,
+        toolCallId: key,
+        arguments: call.arguments,
+        context: given.context,
+      }),
+  };
 }
 
 /**

@@ -8,8 +8,8 @@
 import { activityInfo, Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { logger } from '../logger';
-import { resolveCustomTools, toolCallAttempt, type ToolCallAttempt } from '../services/tool-calls';
-import { withSpan } from '../platform/tracing';
+import { resolveCustomTools } from '../services/tool-calls';
+import { toolRetryDelay, tracedToolAttempt } from '../services/tool-runs';
 import type { CustomTool, ToolCallOutcome, ToolCallRequest } from '../shared/tools';
 
 /** Failure type of a tool attempt that may do better later (408, 429, 5xx, timeout, network): Temporal retries it. */
@@ -70,9 +70,9 @@ export async function runTool(input: ToolCallRequest): Promise<RunToolResult> {
   const deadlineMs = startedMs + input.tool.timeoutMs;
   const beat = info.isLocal ? undefined : setInterval(() => Context.current().heartbeat(), HEARTBEAT_EVERY_MS);
   try {
-    const attempt = await tracedAttempt(input, deadlineMs);
+    const attempt = await tracedToolAttempt(input, deadlineMs);
     const durationMs = Math.max(0, Date.now() - startedMs);
-    const nextDelayMs = Math.min(attempt.retryAfterMs ?? retryDelay(info.attempt), 2000);
+    const nextDelayMs = Math.min(attempt.retryAfterMs ?? toolRetryDelay(info.attempt), 2000);
     if (!attempt.ok && attempt.retryable && Date.now() + nextDelayMs < deadlineMs - 100)
       throw ApplicationFailure.create({
         message: attempt.text,
@@ -89,28 +89,3 @@ export async function runTool(input: ToolCallRequest): Promise<RunToolResult> {
     clearInterval(beat);
   }
 }
-
-/**
- * One attempt of a tool call; with tracing on, inside a span `execute_tool <name>` (GenAI semantic
- * conventions: `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`) with the outcome
- * (`tool.outcome` ok/error, `http.response.status_code` when the server answered) and the attempt's
- * duration (the span's own); never the arguments nor the result. The tool's request carries the span's
- * `traceparent` (src/services/tool-calls.ts).
- */
-function tracedAttempt(input: ToolCallRequest, deadlineMs: number): Promise<ToolCallAttempt> {
-  const attributes = {
-    'gen_ai.operation.name': 'execute_tool',
-    'gen_ai.tool.name': input.tool.name,
-    'gen_ai.tool.call.id': input.toolCallId,
-    'tool.source': input.tool.source.kind,
-  };
-  return withSpan(`execute_tool ${input.tool.name}`, attributes, async (span) => {
-    const attempt = await toolCallAttempt(input, deadlineMs);
-    span?.setAttribute('tool.outcome', attempt.ok ? 'ok' : 'error');
-    if (attempt.status !== null) span?.setAttribute('http.response.status_code', attempt.status);
-    return attempt;
-  });
-}
-
-/** Backoff between attempts of one tool call: 200 ms, 400 ms, 800 ms, … (capped by the caller at 2 s). */
-const retryDelay = (attempt: number) => 200 * 2 ** Math.max(0, attempt - 1);

@@ -10,6 +10,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { TurnLatency } from './latency';
+import type { CustomTool, ToolCallContext } from './tools';
 
 /** What carries a call's conversation: `pipeline` (ConversationRelay text in, our model's text out) or `realtime`. */
 export const ENGINES = ['pipeline', 'realtime'] as const;
@@ -76,6 +77,11 @@ export interface RealtimeFunctionCall {
  * - `function_calls`: an answer's function calls (`response.done`), whose outputs the socket waits for:
  *   `responseId` the answer's, `interrupted` when the caller talked over it before it was done (the
  *   session's `input_audio_buffer.speech_started` during it, or the response `cancelled`), `said` its words;
+ *   with `sidebandKeys` the sideband runs them itself (`sidebandRunsAnswer`), each with the key at the same
+ *   index, once this signal is accepted: the workflow waits for their `tool_results` (and runs them itself
+ *   with those keys when the socket that told it ends without them);
+ * - `tool_results`: the outputs of answer `responseId`'s calls the sideband ran, already sent on the socket
+ *   (followed by `response.create`), `sent` the socket's outbox count with their batch;
  * - `interrupted`: the caller talked over answer `responseId` (`conversation.item.truncated`, or an
  *   interruption told with its function calls); `heard` what the caller had heard of the assistant's
  *   words since they last spoke (estimated from the audio played, `heardOfAudio`), null when unknown;
@@ -94,7 +100,9 @@ export type RealtimeCallEventBody =
       responseId: string;
       interrupted: boolean;
       said: string;
+      sidebandKeys?: string[];
     }
+  | { type: 'tool_results'; responseId: string; results: SidebandToolResult[]; sent: number }
   | { type: 'interrupted'; responseId: string | null; heard: string | null }
   | { type: 'sent'; batches: number }
   | { type: 'error'; message: string }
@@ -108,6 +116,69 @@ export const realtimeEventSignal = defineSignal<[RealtimeCallEvent]>('realtimeEv
  * and one workflow task where each event would have had its own, one after the other.
  */
 export const realtimeEventsSignal = defineSignal<[RealtimeCallEvent[]]>('realtimeEvents');
+
+/**
+ * One function call the sideband ran itself (`tool_results`): the model's `callId`, the `key` its requests
+ * carried (`Idempotency-Key`), and its outcome as the `runTool` activity reports it (src/shared/tools.ts
+ * `ToolCallOutcome`: `text` the output the model was given, `durationMs` from the first attempt's start).
+ */
+export interface SidebandToolResult {
+  callId: string;
+  key: string;
+  ok: boolean;
+  text: string;
+  status: number | null;
+  durationMs: number;
+}
+
+/**
+ * What the sideband activity may run itself (`AttendRealtimeInput.tools`): the organization's tools of the
+ * call that need no confirmation (`confirm`), what their requests carry (`context`, as the workflow's
+ * `runTool` sends it), and `keysFrom`, the function calls the workflow has been told of so far (the rank of
+ * the next one in the run's keys, src/shared/tools.ts `toolCallKey`).
+ */
+export interface SidebandTools {
+  tools: CustomTool[];
+  context: ToolCallContext;
+  keysFrom: number;
+}
+
+/**
+ * Nothing happens that the caller did not hear (src/workflows/call-heard.ts, rule 1), for one answer with function calls: it is
+ * cut when the socket marked it `interrupted` when it was done (the caller's speech during it, or the
+ * response `cancelled`), or when an `interrupted` event named it since (`interruptedAnswers`). The
+ * workflow drops the calls of a cut answer; the sideband runs none of them.
+ */
+export function answerCut(
+  answer: { responseId: string; interrupted: boolean },
+  interruptedAnswers: ReadonlySet<string>,
+): boolean {
+  return answer.interrupted || interruptedAnswers.has(answer.responseId);
+}
+
+/**
+ * Whether the sideband runs an answer's function calls itself rather than the workflow: only an answer
+ * that completed (`status` `completed`: not cancelled, cut short or failed) and that no one cut
+ * (`answerCut`), all of whose calls are of `runnable` (the organization's tools without `confirm`: never
+ * a built-in tool such as `end_call`, `transfer_call` or a hand-off, which keep the workflow's path).
+ */
+export function sidebandRunsAnswer(
+  answer: {
+    responseId: string;
+    interrupted: boolean;
+    status: string | null | undefined;
+    calls: RealtimeFunctionCall[];
+  },
+  interruptedAnswers: ReadonlySet<string>,
+  runnable: ReadonlySet<string>,
+): boolean {
+  return (
+    answer.status === 'completed' &&
+    !answerCut(answer, interruptedAnswers) &&
+    answer.calls.length > 0 &&
+    answer.calls.every((c) => runnable.has(c.name))
+  );
+}
 
 /** A function call's output as the workflow hands it to the socket (`conversation.item.create` of a `function_call_output`). */
 export interface RealtimeOutput {

@@ -8,7 +8,13 @@
  * - `response.output_audio_transcript.done` → `assistant` (what the model said);
  * - `response.done` whose output holds `function_call` items → `function_calls`, marked `interrupted` when
  *   the caller talked over the answer (`input_audio_buffer.speech_started` while it was being made, when the
- *   session interrupts on speech, or the response `cancelled`); the workflow runs each call as the same
+ *   session interrupts on speech, or the response `cancelled`). An answer that completed, uncut, whose
+ *   calls are all of the organization's tools the activity gave it (`tools`: none needing a confirmation,
+ *   never a built-in one such as `end_call` or `transfer_call`), the session runs itself
+ *   (src/shared/realtime.ts `sidebandRunsAnswer`, the rule the workflow keeps too): told with their keys
+ *   (`sidebandKeys`, the workflow's `Idempotency-Key`s), run once that signal is accepted, their outputs
+ *   sent on the socket at once with `response.create`, then told (`tool_results`): no workflow task
+ *   between the model's call and its output. Any other answer's calls the workflow runs as the same
  *   durable tool activity as the pipeline's (or drops them all when interrupted), and the session asks
  *   the workflow for the outputs (update `realtimeOutputs`, answered as soon as the workflow has them) and
  *   sends each as `conversation.item.create` of a `function_call_output`, then `response.create` unless a
@@ -41,12 +47,15 @@ import type { RealtimeMeter } from './realtime-meter';
 import type { RealtimeResponseSpans } from './realtime-spans';
 import {
   heardOfAudio,
+  sidebandRunsAnswer,
   type RealtimeCallEvent,
   type RealtimeCallEventBody,
   type RealtimeFunctionCall,
   type RealtimeMemberSwitch,
   type RealtimeOutputsReply,
+  type SidebandToolResult,
 } from '../shared/realtime';
+import type { ToolCallOutcome } from '../shared/tools';
 
 /**
  * The pause before asking the workflow for function outputs again after an ask failed (ms): the update
@@ -59,6 +68,18 @@ const HEARTBEAT_MS = 1000;
 
 /** Close codes of a socket that ended normally (1005: a close frame without a code); any other is a drop. */
 const NORMAL_CLOSES = new Set([1000, 1005]);
+
+/**
+ * The function calls a session may run itself (src/shared/realtime.ts `SidebandTools`, made runnable by
+ * its activity): the tools' names, the rank of the next call among the run's tool calls, the key of a
+ * call (the workflow's, src/shared/tools.ts `toolCallKey`) and the call itself (the `runTool` request).
+ */
+export interface SidebandToolRunner {
+  runnable: ReadonlySet<string>;
+  keysFrom: number;
+  key(rank: number, modelId: string): string;
+  run(call: RealtimeFunctionCall, key: string): Promise<ToolCallOutcome>;
+}
 
 /** What a session needs from its activity. */
 export interface SidebandOptions {
@@ -84,6 +105,8 @@ export interface SidebandOptions {
    */
   outputs(from: number): Promise<RealtimeOutputsReply>;
   heartbeat(): void;
+  /** The organization's tools the session runs itself (`sidebandRunsAnswer`); absent: the workflow runs every call. */
+  tools?: SidebandToolRunner;
   /** Times the answers and hands each response's usage on (src/voice/realtime-meter.ts); absent: not metered. */
   meter?: RealtimeMeter;
   /** A span per response (src/voice/realtime-spans.ts), tracing on; absent: none. */
@@ -105,6 +128,9 @@ export class RealtimeSideband {
   private telling: Promise<void> = Promise.resolve();
   private untold: RealtimeCallEvent[] = [];
   private asking = false;
+  /** Function calls told so far in the run (the rank of the next one's key), and the calls this socket runs. */
+  private ranked: number;
+  private running: Promise<void> = Promise.resolve();
   /** The response being made (`response.created` to `response.done`), and those the caller talked over. */
   private responding: string | null = null;
   private readonly interrupted = new Set<string>();
@@ -128,11 +154,13 @@ export class RealtimeSideband {
   constructor(private readonly o: SidebandOptions) {
     this.asked = o.awaited;
     this.sent = o.outboxFrom;
+    this.ranked = o.tools?.keysFrom ?? 0;
   }
 
   /**
    * Runs the session until the socket closes (resolves) or the activity is cancelled (closes the socket,
-   * rejects with the cancellation). A signal that fails (the workflow gone) closes the socket too.
+   * rejects with the cancellation). A signal that fails (the workflow gone) closes the socket too. Either
+   * close waits for the calls the session runs itself to be told first.
    */
   async run(): Promise<void> {
     const { socket } = this.o;
@@ -140,16 +168,29 @@ export class RealtimeSideband {
     try {
       await Promise.race([
         new Promise<void>((resolve, reject) => {
+          // A drop fails the session once the calls it runs are told (unsent: the next socket sends them).
+          const fail = (err: Error) =>
+            void this.running
+              .then(() => this.telling)
+              .then(
+                () => reject(err),
+                () => reject(err),
+              );
           socket.on('open', () => this.opened());
           socket.on('message', (data) => this.received(String(data)));
-          socket.on('error', (err) => reject(err));
+          socket.on('error', (err) => fail(err));
           socket.on('close', (code) => {
             if (!NORMAL_CLOSES.has(code)) {
-              reject(new Error(`the sideband socket dropped (close code ${code})`));
+              fail(new Error(`the sideband socket dropped (close code ${code})`));
               return;
             }
-            this.tell({ type: 'closed' });
-            void this.telling.then(resolve, reject);
+            // The calls it runs are told first: their outputs are the workflow's only word of them.
+            void this.running
+              .then(() => {
+                this.tell({ type: 'closed' });
+                return this.telling;
+              })
+              .then(resolve, reject);
           });
         }),
         this.o.cancelled,
@@ -306,9 +347,67 @@ export class RealtimeSideband {
       .map((c) => c.transcript ?? '')
       .join(' ')
       .trim();
+    const interrupted = this.interrupted.has(id);
+    const { tools } = this.o;
+    const first = this.ranked;
+    this.ranked += calls.length;
+    // Only with nothing else outstanding (every batch told so far sent), so that the outbox stays in order.
+    const itself =
+      tools !== undefined &&
+      this.sent === this.asked &&
+      sidebandRunsAnswer(
+        { responseId: id, interrupted, status: response.status, calls },
+        this.interrupted,
+        tools.runnable,
+      );
     this.asked++;
-    this.tell({ type: 'function_calls', calls, responseId: id, interrupted: this.interrupted.has(id), said });
-    this.afterTelling(() => this.deliverOutputs());
+    const sidebandKeys = itself ? calls.map((c, i) => tools.key(first + i, c.id)) : undefined;
+    this.tell({
+      type: 'function_calls',
+      calls,
+      responseId: id,
+      interrupted,
+      said,
+      ...(sidebandKeys ? { sidebandKeys } : {}),
+    });
+    if (sidebandKeys) this.runItself(id, calls, sidebandKeys);
+    else this.afterTelling(() => this.deliverOutputs());
+  }
+
+  /**
+   * Runs answer `responseId`'s function calls here, once the signal that told them (with their keys) is
+   * accepted: durable from then on, so no call runs that the workflow does not know of. Their outputs go on
+   * the socket at once, then `response.create`, then `tool_results` tells the workflow (it records them as
+   * its own tool activity would). A signal that failed runs nothing (the socket is closing). Should the
+   * socket close before the outputs are sent, they are told unsent (`sent` unchanged): the workflow's
+   * outbox has them for the next socket.
+   */
+  private runItself(responseId: string, calls: RealtimeFunctionCall[], keys: string[]): void {
+    const tools = this.o.tools!;
+    const told = this.telling;
+    this.running = this.running.then(() =>
+      told.then(
+        async () => {
+          const results: SidebandToolResult[] = await Promise.all(
+            calls.map(async (call, i) => ({ callId: call.id, key: keys[i], ...(await tools.run(call, keys[i])) })),
+          );
+          if (this.open()) {
+            for (const r of results)
+              this.send({
+                type: 'conversation.item.create',
+                item: { id: this.ownItemId(), type: 'function_call_output', call_id: r.callId, output: r.text },
+              });
+            this.send({ type: 'response.create' });
+            this.sent++;
+            this.o.meter?.outputsSent(Math.max(0, ...results.map((r) => r.durationMs)), Date.now());
+          }
+          this.tell({ type: 'tool_results', responseId, results, sent: this.sent });
+        },
+        () => undefined,
+      ),
+    );
+    // A run that threw tells nothing: the workflow runs the calls itself once this socket is over.
+    this.running = this.running.catch(() => undefined);
   }
 
   /**

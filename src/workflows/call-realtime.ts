@@ -16,6 +16,8 @@
  *   task that hears the calls also makes their outputs), and its output goes back through the update
  *   `realtimeOutputs` the activity has waiting ahead (answered in the workflow task that made the output:
  *   no poll, no second task). A tool that ends the call (`end_call`) hangs the leg up (`hangUpRealtimeCall`).
+ *   Since 0.3.0 the sideband runs the answers it may itself (src/shared/realtime.ts `sidebandRunsAnswer`)
+ *   with the same keys, telling before and after (`sidebandRan`): no workflow task between call and output.
  * - Transfers: the model's `transfer_call` (checked as on the pipeline: the agent's destinations, then the
  *   dialing permissions) and the API's `transfer` end the call `transferred` and `CallSession.finish` asks
  *   `referOut`: a `refer` of the SIP leg (`referRealtimeCall`) instead of a hang-up. A warm transfer cannot
@@ -43,22 +45,22 @@
  * activity types.
  */
 import {
-  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   condition,
   isCancellation,
   log,
+  patched,
   proxyActivities,
   sleep,
 } from '@temporalio/workflow';
 import type * as realtimeActivities from '../activities/realtime';
 import type { ToolCall } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
-import type { RecordedLatency, TurnLatency } from '../shared/latency';
-import { spokenOpening } from '../shared/recording-consent';
+import { PATCHES } from '../shared/deployments';
 import {
+  answerCut,
   REALTIME_CALL_GONE,
   type EngineFallback,
   type RealtimeCallEvent,
@@ -67,10 +69,13 @@ import {
   type RealtimeOutput,
   type RealtimeOutputsReply,
   type RealtimeOutputsRequest,
+  type SidebandToolResult,
+  type SidebandTools,
 } from '../shared/realtime';
 import { HANDOFF_TOOL_PREFIX } from '../shared/squads';
 import type { ToolCallRecord } from '../shared/tools';
-import { DROPPED_BY_INTERRUPTION, endsTheLine, speechEstimateMs } from './call-heard';
+import { endsTheLine, speechEstimateMs } from './call-heard';
+import { droppedCall, realtimeGreeting, realtimeLatency, runHere, sideband, sidebandDone } from './call-realtime-parts';
 import type { CallLine } from './call-line';
 import { realtimeHandOff, realtimeSessionInput, type RealtimeCallParts } from './call-realtime-squad';
 import type { CallSquad } from './call-squad';
@@ -145,6 +150,12 @@ export class RealtimeEngine {
   private heardBatches = 0;
   /** The model's last words came with function calls still to be told (`thenCalls`): their write waits. */
   private callsExpected = false;
+  /** Function calls told so far (the rank of the next one's key: `SidebandTools.keysFrom`). */
+  private callsTold = 0;
+  /** The outcomes of the answers the sideband ran itself (`tool_results`), by answer. */
+  private readonly sidebandResults = new Map<string, SidebandToolResult[]>();
+  /** The last attach whose sideband activity is over: it tells nothing more. */
+  private attachOver = 0;
 
   /**
    * @param input the run's input (its agent has `engine: "realtime"`)
@@ -178,8 +189,8 @@ export class RealtimeEngine {
 
   /**
    * Signals `realtimeEvent` and `realtimeEvents` (each event of it in turn): queued for the conversation,
-   * once per `attach` and `seq`. What an interruption or a sent batch tells is taken at once (an answer's
-   * calls may be waiting to know it).
+   * once per `attach` and `seq`. What an interruption, a sent batch or the sideband's own tool results
+   * tell is taken at once (an answer's calls may be waiting to know it).
    */
   onEvent(event: RealtimeCallEvent): void {
     const attach = event.attach ?? 1;
@@ -187,8 +198,15 @@ export class RealtimeEngine {
     this.lastSeq[attach] = event.seq;
     if (event.type === 'interrupted' && event.responseId !== null) this.interruptedAnswers.add(event.responseId);
     if (event.type === 'sent') this.delivered = Math.max(this.delivered, event.batches);
-    if (event.type === 'function_calls') this.asked++;
-    if (event.type !== 'sent') this.events.push(event);
+    if (event.type === 'function_calls') {
+      this.asked++;
+      this.callsTold += event.calls.length;
+    }
+    if (event.type === 'tool_results') {
+      this.sidebandResults.set(event.responseId, event.results);
+      this.delivered = Math.max(this.delivered, event.sent);
+    }
+    if (event.type !== 'sent' && event.type !== 'tool_results') this.events.push(event);
   }
 
   /** Whether a transfer of the call is a `refer` of its SIP leg (it runs on the Realtime API). */
@@ -361,21 +379,25 @@ export class RealtimeEngine {
     const { input, record } = this;
     const interruptOnSpeech = input.agent.turn_taking?.interrupt_response !== false;
     for (let attach = 1; ; attach++) {
+      const tools = patched(PATCHES.realtimeSidebandTools) ? await this.sidebandTools() : undefined;
       try {
-        await sideband(input).attendRealtimeCall.executeWithOptions(
-          { summary: `realtime session ${openaiCallId}${attach > 1 ? ` (re-attach ${attach - 1})` : ''}` },
-          [
-            {
-              callId: input.callId,
-              openaiCallId,
-              greeting: attach === 1 ? realtimeGreeting(input) : null,
-              attach,
-              outboxFrom: this.delivered,
-              awaited: this.asked,
-              interruptOnSpeech,
-            },
-          ],
-        );
+        await sideband(input)
+          .attendRealtimeCall.executeWithOptions(
+            { summary: `realtime session ${openaiCallId}${attach > 1 ? ` (re-attach ${attach - 1})` : ''}` },
+            [
+              {
+                callId: input.callId,
+                openaiCallId,
+                greeting: attach === 1 ? realtimeGreeting(input) : null,
+                attach,
+                outboxFrom: this.delivered,
+                awaited: this.asked,
+                interruptOnSpeech,
+                ...(tools ? { tools } : {}),
+              },
+            ],
+          )
+          .finally(() => (this.attachOver = attach));
         return null;
       } catch (err) {
         if (isCancellation(err)) throw err;
@@ -391,6 +413,16 @@ export class RealtimeEngine {
         await sleep(REATTACH_BACKOFF_MS * 2 ** (attach - 1));
       }
     }
+  }
+
+  /**
+   * The organization's tools of the call the sideband may run itself: those that need no confirmation,
+   * with what their requests carry and the rank of the next call's key; undefined when there are none.
+   */
+  private async sidebandTools(): Promise<SidebandTools | undefined> {
+    const set = await this.tools.customToolSet(() => false);
+    const tools = (set?.tools ?? []).filter((t) => !t.confirm);
+    return set && tools.length ? { tools, context: set.context, keysFrom: this.callsTold } : undefined;
   }
 
   /** One event of the session: a turn, the function calls of an answer, an error, the close. */
@@ -416,6 +448,7 @@ export class RealtimeEngine {
         await this.interrupted(event.heard);
         return 'done';
       case 'sent':
+      case 'tool_results':
         return 'done';
       case 'error':
         log.warn('realtime session error', { callId: this.input.callId, error: event.message });
@@ -448,8 +481,9 @@ export class RealtimeEngine {
    * likely heard (`speechEstimateMs`) and is dropped when the caller cuts in meanwhile.
    */
   private async runFunctionCalls(answer: Extract<RealtimeCallEvent, { type: 'function_calls' }>): Promise<void> {
-    const { tools, transcript, input } = this;
-    const cut = () => answer.interrupted || this.interruptedAnswers.has(answer.responseId);
+    const { tools, input } = this;
+    if (answer.sidebandKeys) return await this.sidebandRan(answer, answer.sidebandKeys);
+    const cut = () => answerCut(answer, this.interruptedAnswers);
     if (!cut() && !input.simulation && answer.said && answer.calls.some((c) => endsTheLine(c.name)))
       await condition(cut, speechEstimateMs(answer.said));
     const dropped = cut();
@@ -474,6 +508,18 @@ export class RealtimeEngine {
         return { call, effect, record };
       }),
     );
+    await this.recordBatch(done, dropped);
+  }
+
+  /**
+   * The calls of an answer, in the model's order, as tool turns, and their outputs as the next outbox
+   * batch (`respond` false when one ended the call, the answer was dropped or the call is stopping).
+   */
+  private async recordBatch(
+    done: { call: ToolCall; effect: ToolEffect; record: ToolCallRecord }[],
+    dropped: boolean,
+  ): Promise<void> {
+    const { transcript } = this;
     const outputs: RealtimeOutput[] = [];
     let ended = false;
     for (const { call, effect, record } of done) {
@@ -495,6 +541,34 @@ export class RealtimeEngine {
       ...(handoff ? { handoff } : {}),
     });
     if (this.listening > 0) this.heardBatches = this.batches.length;
+  }
+
+  /**
+   * An answer whose calls the sideband runs itself (`sidebandKeys`, src/shared/realtime.ts
+   * `sidebandRunsAnswer`): each call takes its rank of the run's keys as any other (the sideband derived
+   * `keys` the same way; theirs are what the tool's server saw), then the workflow waits for their
+   * `tool_results` and records them as its own `runTool` would (one tool turn each, the batch already sent
+   * on the socket, `respond` as sent). Should the socket that told them end without their results (its
+   * worker died between the two signals), each runs here as the `runTool` local activity with the same
+   * key (the tool's server deduplicates a request the sideband made), and its batch goes out on the next
+   * socket (update `realtimeOutputs`).
+   */
+  private async sidebandRan(
+    answer: Extract<RealtimeCallEvent, { type: 'function_calls' }>,
+    keys: string[],
+  ): Promise<void> {
+    const { tools, input } = this;
+    const calls = answer.calls.map((fc, i) => {
+      const ours = tools.toolCallKey(fc.id);
+      if (ours !== keys[i]) log.warn('sideband tool key differs', { callId: input.callId, ours, theirs: keys[i] });
+      return { call: { id: fc.id, name: fc.name, arguments: fc.arguments } as ToolCall, key: keys[i] };
+    });
+    await condition(() => this.sidebandResults.has(answer.responseId) || this.attachOver >= answer.attach);
+    const results = this.sidebandResults.get(answer.responseId);
+    this.sidebandResults.delete(answer.responseId);
+    if (!results)
+      log.warn('realtime sideband ended between its tool signals; running the calls here', { callId: input.callId });
+    await this.recordBatch(results ? sidebandDone(calls, results) : await runHere(tools, calls), false);
   }
 
   /**
@@ -526,24 +600,6 @@ export class RealtimeEngine {
   }
 }
 
-/** A realtime answer's latency record as the turn keeps it (engine `realtime`); undefined when none came. */
-function realtimeLatency(latency: TurnLatency | undefined): RecordedLatency | undefined {
-  return latency ? { ...latency, engine: 'realtime' } : undefined;
-}
-
-/**
- * What the model says first (src/shared/recording-consent.ts `spokenOpening`: the AI disclosure, the
- * recording notice, the agent's first message), as a browser room's greeting; null when nothing.
- */
-function realtimeGreeting(input: CallWorkflowInput): string | null {
-  return spokenOpening({
-    aiDisclosure: input.ai_disclosure,
-    recordingConsent: input.recording_consent,
-    notice: input.recording?.notice,
-    firstMessage: input.agent.first_message,
-  });
-}
-
 /**
  * Validator of update `realtimeOutputs`: only a call on the realtime engine is asked, with a whole `from` ≥ 0.
  * @throws Error otherwise (the update is refused, nothing recorded)
@@ -552,30 +608,3 @@ export function validateRealtimeOutputs(engine: RealtimeEngine | null | undefine
   if (!engine) throw new Error('not a call on the realtime engine');
   if (!Number.isInteger(ask?.from) || ask.from < 0) throw new Error('from must be a whole number ≥ 0');
 }
-
-/**
- * A dropped call of an interrupted answer (src/workflows/call-heard.ts `DROPPED_BY_INTERRUPTION`): what
- * the model is told, and its entry marked `dropped`, `interrupted`, as a pipeline call's.
- */
-function droppedCall(key: string): { effect: ToolEffect; record: ToolCallRecord } {
-  const { outcome, reason, summary } = DROPPED_BY_INTERRUPTION;
-  return {
-    effect: { summary, ends: false },
-    record: { toolCallId: key, ok: false, status: null, durationMs: 0, outcome, reason },
-  };
-}
-
-/**
- * The sideband activity: as long as the call may last, heartbeats every second (a worker that dies is
- * noticed within 10 s); not retried by Temporal: the engine re-attaches itself (`keepAttached`), with the
- * next `attach` and without the greeting. Cancelled when the call stops, it is waited for
- * (`WAIT_CANCELLATION_COMPLETED`): it stores the last responses' usage rows before it ends, so a call is
- * recorded over only with all its usage (at most a heartbeat, 1 s, later; a dead worker's, 10 s).
- */
-const sideband = (input: CallWorkflowInput) =>
-  proxyActivities<typeof realtimeActivities>({
-    startToCloseTimeout: `${input.max_duration_seconds + 300} seconds`,
-    heartbeatTimeout: '10 seconds',
-    retry: { maximumAttempts: 1 },
-    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  });

@@ -2,13 +2,14 @@
  * The realtime engine (OpenAI's Realtime API over SIP) through the real API, Temporal and worker, against
  * the loopback fake of the Realtime API (test/support/fake-openai-realtime.ts): an agent's `engine` is
  * refused without an OpenAI project; a test-mode realtime call is greeted, takes two turns, runs an http
- * tool through the same durable tool activity as the pipeline (one signed request with its
- * `Idempotency-Key`, one transcript entry) and ends by `hangup`; a failing `accept` (500) falls back to
+ * tool with the key the pipeline's tool activity would use (run by the sideband itself: no `runTool` in the
+ * workflow's history; one signed request with its `Idempotency-Key`, one transcript entry) and ends by `hangup`; a failing `accept` (500) falls back to
  * the pipeline on the same call (`engine_fallback`, the greeting said once); the webhook refuses a bad
  * signature (401, nothing changed) and rejects a call it does not know.
  */
 import { expect } from 'chai';
 import { config, setConfig } from '../../src/config';
+import { callWorkflowId } from '../../src/shared/calls';
 import { h, request, waitForCall, newTenant } from '../support/harness';
 import { useFakeRealtime } from '../support/realtime-fixture';
 import { createHttpTool, useTools } from '../support/tools';
@@ -93,6 +94,18 @@ describe('realtime calls: the speech-to-speech engine over SIP', function () {
       const toolTurns = turns.filter((x) => x.role === 'tool');
       expect(toolTurns.map((x) => x.tool.name)).to.deep.equal(['lookup_order', 'end_call']);
       expect(toolTurns[0].tool_call_id).to.equal(key);
+      expect(toolTurns[0]).to.include({ status: 200 });
+      // The sideband ran it (the tool was neither a local activity nor an activity task of the workflow).
+      const history = await h().env.client.workflow.getHandle(callWorkflowId(call.id)).fetchHistory();
+      const runTools = (history.events ?? []).filter(
+        (e) =>
+          e.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool' ||
+          (e.markerRecordedEventAttributes?.markerName === 'core_local_activity' &&
+            Buffer.from(e.markerRecordedEventAttributes.details!.data!.payloads![0]!.data!)
+              .toString()
+              .includes('runTool')),
+      );
+      expect(runTools, 'no runTool in the history: the sideband ran the call').to.have.length(0);
 
       const spoken = turns.filter((x) => x.role !== 'tool').map((x) => `${x.role}: ${x.text}`);
       // The greeting: the opening a pipeline call says (the AI disclosure, then the first message), said by the model.

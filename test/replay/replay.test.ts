@@ -110,6 +110,7 @@ describe('replay of recorded workflow histories', function () {
       'call-realtime-reattach.json', // the socket drops while a tool runs: re-attached, the output sent on the new one
       'call-realtime-refer.json', // the model's transfer_call: refer of the SIP leg
       'call-realtime-v030-squad.json', // (0.3.0) a realtime squad: a hand-off per context policy, session.update each
+      'call-realtime-v030-sideband-tool.json', // 0.3.0: the sideband runs an http tool itself, the result by signal
     ]);
     for (const f of files.filter((x) => x.startsWith('call-realtime-'))) {
       const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(DIR, f), 'utf8')));

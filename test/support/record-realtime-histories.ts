@@ -20,6 +20,9 @@
  *   v030-squad      (0.3.0) a test-mode call of a squad of realtime agents handed reception -all-> booking
  *                   -last:2-> billing -summary-> reception: each hand-off's summary, `realtimeMemberSession`
  *                   activity and `session.update` in the outbox
+ *   v030-sideband-tool  (0.3.0) a test-mode call whose http tool the sideband runs itself (patch
+ *                   `realtimeSidebandTools`: no `runTool` in the history, the result told by signal), then
+ *                   `end_call` (`hangup`)
  *
  *   npm run build && node dist/test/support/record-realtime-histories.js             # every scenario
  *   node dist/test/support/record-realtime-histories.js test fallback                # (built) those named
@@ -242,6 +245,21 @@ async function main(): Promise<void> {
         const updates = fake.callFor(call.id)!.clientEvents.filter((e) => e.type === 'session.update');
         check(updates.length === 3, 'three session updates', updates.length);
         return call.id as string;
+      },
+      'v030-sideband-tool': async () => {
+        const before = receiver.at('/rt-orders').length;
+        const { id, call } = await testCall(['TOOL lookup_order {"order_id":"A17"}', 'TOOL end_call {}']);
+        check(call.status === 'completed' && call.end_reason === 'assistant_ended', 'end', call);
+        check(receiver.at('/rt-orders').length === before + 1, 'the tool ran once');
+        const events = (await h().env.client.workflow.getHandle(callWorkflowId(id)).fetchHistory()).events ?? [];
+        const markers = events.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+        const runTools = markers.filter((e) =>
+          Buffer.from(e.markerRecordedEventAttributes!.details!.data!.payloads![0]!.data!)
+            .toString()
+            .includes('runTool'),
+        );
+        check(runTools.length === 0, 'no runTool: the sideband ran it', runTools.length);
+        return id;
       },
       refer: async () => {
         const { id, call } = await testCall(['I need billing.', 'TOOL transfer_call {"destination":"billing"}'], t2);
