@@ -33,6 +33,7 @@ export const PATCHES = {
    * Runs started before 0.3.0 switch after the entry and write no announcement.
    */
   squadAnnouncementTurn: 'svc-assistant@0.3.0:squad-announcement-turn',
+  /**
    * A realtime call's sideband runs the function calls of the organization's tools itself (no workflow
    * task between the model's call and its output, src/voice/realtime-session.ts): the workflow gives the
    * sideband activity the tools it may run and, for an answer the sideband ran, waits for its result
