@@ -138,6 +138,12 @@ export interface ForkSummary {
   end_reason: { original: string | null; forked: string | null };
   tool_results: { recorded: number; generated: number };
   verdict: { original: string | null; forked: string | null };
+  /** The analyses' structured data of each call and the keys whose values differ (absent on older summaries). */
+  structured_data?: {
+    original: Record<string, unknown> | null;
+    forked: Record<string, unknown> | null;
+    changed_keys: string[];
+  };
   /** With the replay's `rubric`: the test-suite judge's verdict and score of each call; absent without one. */
   judge?: { original: JudgeSide | null; forked: JudgeSide | null };
 }
@@ -166,7 +172,9 @@ const ForkObject = z
     call_id: z.string().describe('The forked test-mode call (`GET /v1/calls/{id}`).'),
     changed: z
       .boolean()
-      .describe('Tool calls, the transfer, the status or end reason, or the analysis verdict differ.'),
+      .describe(
+        "Tool calls, the transfer, the status or end reason, the analysis verdict or the analysis' structured data differ.",
+      ),
     status: pair(z.string()),
     end_reason: pair(z.string().nullable()),
     tool_results: z
@@ -175,6 +183,16 @@ const ForkObject = z
     verdict: pair(z.enum(['pass', 'fail']).nullable()).describe(
       "The analysis plan's success verdict of each call; null without one.",
     ),
+    structured_data: z
+      .object({
+        original: z.record(z.string(), z.unknown()).nullable(),
+        forked: z.record(z.string(), z.unknown()).nullable(),
+        changed_keys: z.array(z.string()),
+      })
+      .optional()
+      .describe(
+        "The analysis plan's structured data of each call (null without any) and the keys whose values differ (none unless both have structured data).",
+      ),
     judge: pair(z.object({ verdict: z.enum(['pass', 'fail']), score: z.number().int() }).nullable())
       .optional()
       .describe(

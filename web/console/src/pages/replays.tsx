@@ -4,7 +4,7 @@
  * (`GET /v1/agents/{id}/replays/{replay_id}`, read again every 2 s while it runs): its progress and
  * totals, then each call with its summary (turns changed, tool calls added and removed, the transfer,
  * length, tokens and cost; in `fork` mode the forked call, status, end reason, analysis and judge
- * verdicts) and its turns as original | replayed. "Changed only" (on by default) hides the unchanged
+ * verdicts and the structured data that changed) and its turns as original | replayed. "Changed only" (on by default) hides the unchanged
  * turns and the calls that changed nothing. Everything is rendered as text.
  */
 import { useRoute } from 'preact-iso';
@@ -208,6 +208,23 @@ function CallSummary({ c }: { c: ReplayCall }) {
             <dt>Analysis verdict</dt>
             <dd data-summary="verdict">{pair(f.verdict.original ?? '—', f.verdict.forked ?? '—')}</dd>
           </div>
+          {f.structured_data ? (
+            <div>
+              <dt>Structured data</dt>
+              <dd data-summary="structured_data">
+                {f.structured_data.changed_keys.length
+                  ? f.structured_data.changed_keys
+                      .map(
+                        (k) =>
+                          `${k}: ${JSON.stringify(f.structured_data!.original?.[k] ?? null)} → ${JSON.stringify(f.structured_data!.forked?.[k] ?? null)}`,
+                      )
+                      .join('; ')
+                  : f.structured_data.original && f.structured_data.forked
+                    ? 'same'
+                    : '—'}
+              </dd>
+            </div>
+          ) : null}
           {f.judge ? (
             <div>
               <dt>Judge</dt>
