@@ -172,7 +172,8 @@ describe('fork replays of recorded calls: persona callers, mocked tools', functi
         (r) => r.user === id && system(r).startsWith('You judge a simulated phone call'),
       );
       expect(judged, `judge of ${id}`).to.have.length.greaterThan(0);
-      expect(system(judged[0])).to.include(`Judge the assistant by this rubric: ${rubric}`);
+      // The latest: the recorded call was judged by the first test's rubric before.
+      expect(system(judged.at(-1)!)).to.include(`Judge the assistant by this rubric: ${rubric}`);
     }
     const failed = { verdict: 'fail', score: 20 };
     expect(fork.calls[0].summary.fork.judge).to.deep.equal({ original: failed, forked: failed });
