@@ -1108,6 +1108,12 @@ const (
 	ReplayObjectReplay ReplayObject = "replay"
 )
 
+// Defines values for ReplayRubricSource.
+const (
+	ReplayRubricSourceAgent  ReplayRubricSource = "agent"
+	ReplayRubricSourceReplay ReplayRubricSource = "replay"
+)
+
 // Defines values for ReplayStatus.
 const (
 	ReplayStatusCompleted ReplayStatus = "completed"
@@ -2115,6 +2121,9 @@ type Agent struct {
 	// RecordingConsent How a recorded call gets consent: `announce` (the opening says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded, nothing said); null: `announce` when either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU, else no consent step.
 	RecordingConsent *AgentRecordingConsent `json:"recording_consent"`
 
+	// ReplayRubric What replays of this version judge by when the replay gives no `rubric`: what counts as a changed turn (`turn` mode) and the test-suite judge's rubric (`fork` mode); null: the default rubric, and no judge.
+	ReplayRubric *string `json:"replay_rubric"`
+
 	// ToolIds The custom tools (`tool_…`) the assistant may call besides its built-in ones.
 	ToolIds []string `json:"tool_ids"`
 
@@ -2378,6 +2387,9 @@ type AgentVersionConfig struct {
 
 	// RecordingConsent How a recorded call gets consent: `announce` (the opening says the call is recorded), `ask` (recorded only after the caller says yes), `off` (not recorded, nothing said); null: `announce` when either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU, else no consent step.
 	RecordingConsent *AgentVersionConfigRecordingConsent `json:"recording_consent"`
+
+	// ReplayRubric What replays of this version judge by when the replay gives no `rubric`: what counts as a changed turn (`turn` mode) and the test-suite judge's rubric (`fork` mode); null: the default rubric, and no judge.
+	ReplayRubric *string `json:"replay_rubric"`
 
 	// ToolIds The custom tools (`tool_…`) the assistant may call besides its built-in ones.
 	ToolIds       []string                         `json:"tool_ids"`
@@ -5073,10 +5085,13 @@ type Replay struct {
 	Object   ReplayObject   `json:"object"`
 	Progress ReplayProgress `json:"progress"`
 
-	// Rubric What counts as a changed turn; null: the default rubric.
-	Rubric *string      `json:"rubric"`
-	Status ReplayStatus `json:"status"`
-	Totals ReplayTotals `json:"totals"`
+	// Rubric The rubric the replay judges by: in `turn` mode what counts as a changed turn, in `fork` mode the test-suite judge's; null: none (the default rubric of `turn` mode, no judge in `fork` mode).
+	Rubric *string `json:"rubric"`
+
+	// RubricSource Where `rubric` came from: `replay` (the request's `rubric`) or `agent` (the replayed version's `replay_rubric`, used when the request gives none); null: no rubric.
+	RubricSource *ReplayRubricSource `json:"rubric_source"`
+	Status       ReplayStatus        `json:"status"`
+	Totals       ReplayTotals        `json:"totals"`
 
 	// Version The agent version replayed.
 	Version int `json:"version"`
@@ -5087,6 +5102,9 @@ type ReplayMode string
 
 // ReplayObject defines model for Replay.Object.
 type ReplayObject string
+
+// ReplayRubricSource Where `rubric` came from: `replay` (the request's `rubric`) or `agent` (the replayed version's `replay_rubric`, used when the request gives none); null: no rubric.
+type ReplayRubricSource string
 
 // ReplayStatus defines model for Replay.Status.
 type ReplayStatus string
@@ -5135,13 +5153,14 @@ type ReplayCallsItemSummaryFork struct {
 	// CallId The forked test-mode call (`GET /v1/calls/{id}`).
 	CallId string `json:"call_id"`
 
-	// Changed Tool calls, the transfer, the status or end reason, or the analysis verdict differ.
-	Changed     bool                                  `json:"changed"`
-	EndReason   ReplayCallsItemSummaryForkEndReason   `json:"end_reason"`
-	Judge       *ReplayCallsItemSummaryForkJudge      `json:"judge,omitempty"`
-	Status      ReplayCallsItemSummaryForkStatus      `json:"status"`
-	ToolResults ReplayCallsItemSummaryForkToolResults `json:"tool_results"`
-	Verdict     ReplayCallsItemSummaryForkVerdict     `json:"verdict"`
+	// Changed Tool calls, the transfer, the status or end reason, the analysis verdict or the analysis' structured data differ.
+	Changed        bool                                      `json:"changed"`
+	EndReason      ReplayCallsItemSummaryForkEndReason       `json:"end_reason"`
+	Judge          *ReplayCallsItemSummaryForkJudge          `json:"judge,omitempty"`
+	Status         ReplayCallsItemSummaryForkStatus          `json:"status"`
+	StructuredData *ReplayCallsItemSummaryForkStructuredData `json:"structured_data,omitempty"`
+	ToolResults    ReplayCallsItemSummaryForkToolResults     `json:"tool_results"`
+	Verdict        ReplayCallsItemSummaryForkVerdict         `json:"verdict"`
 }
 
 // ReplayCallsItemSummaryForkEndReason defines model for ReplayCallsItemSummaryForkEndReason.
@@ -5178,6 +5197,13 @@ type ReplayCallsItemSummaryForkJudgeOriginalVerdict string
 type ReplayCallsItemSummaryForkStatus struct {
 	Forked   string `json:"forked"`
 	Original string `json:"original"`
+}
+
+// ReplayCallsItemSummaryForkStructuredData defines model for ReplayCallsItemSummaryForkStructuredData.
+type ReplayCallsItemSummaryForkStructuredData struct {
+	ChangedKeys []string                `json:"changed_keys"`
+	Forked      *map[string]interface{} `json:"forked"`
+	Original    *map[string]interface{} `json:"original"`
 }
 
 // ReplayCallsItemSummaryForkToolResults defines model for ReplayCallsItemSummaryForkToolResults.
@@ -6529,6 +6555,9 @@ type CreateAgentJSONBody struct {
 	// RecordingConsent How a recorded call gets consent: `announce` (the opening says the call is recorded; `notice` when given, else a built-in sentence in the agent's language), `ask` (the opening asks; recording starts only after a spoken yes, a no keeps it off and the call goes on), `off` (not recorded, nothing said). Absent: `announce` where either number is in an all-party-consent US state or the EU/EEA, the UK (and GG, JE, IM), CA or AU.
 	RecordingConsent *CreateAgentJSONBodyRecordingConsent `json:"recording_consent,omitempty"`
 
+	// ReplayRubric What replays of this version judge by when the replay request gives no `rubric` (`POST /v1/agents/{id}/replays`): what counts as a changed turn in `turn` mode, the test-suite judge's rubric in `fork` mode. Part of the version.
+	ReplayRubric *string `json:"replay_rubric,omitempty"`
+
 	// ToolIds Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a live tool of yours in this mode.
 	ToolIds *[]string `json:"tool_ids,omitempty"`
 
@@ -6806,6 +6835,7 @@ type UpdateAgentJSONBody struct {
 	// Recording Recording of calls: the audio is kept in the service under the organization's retention.
 	Recording        *UpdateAgentJSONBody_Recording       `json:"recording,omitempty"`
 	RecordingConsent *UpdateAgentJSONBodyRecordingConsent `json:"recording_consent,omitempty"`
+	ReplayRubric     *string                              `json:"replay_rubric,omitempty"`
 
 	// ToolIds Custom tools (`tool_…`) the assistant may call besides its built-in ones; each a live tool of yours in this mode.
 	ToolIds *[]string `json:"tool_ids,omitempty"`
@@ -7082,7 +7112,7 @@ type CreateReplayJSONBody struct {
 	// Mode `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork` (test keys): each call is played again as a new test-mode call of the version, never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else a made-up one), never run.
 	Mode *CreateReplayJSONBodyMode `json:"mode,omitempty"`
 
-	// Rubric `turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`); absent: no judge.
+	// Rubric `turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`). Absent: the replayed version's `replay_rubric` (`rubric_source: "agent"`), else the default rubric (`turn`) or no judge (`fork`).
 	Rubric *string `json:"rubric,omitempty"`
 
 	// Sample Replay only this many of the calls the filter matches, picked at random.

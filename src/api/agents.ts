@@ -41,6 +41,7 @@ import { INTERRUPTIBLE_MODES } from '../shared/speech';
 import { idempotent } from './idempotency';
 import { allowedModels, config } from '../config';
 import { ENGINES } from '../shared/realtime';
+import { REPLAY_LIMITS } from '../shared/replays';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
 import { callingWindow, metadata, voicemailSchema } from './validation';
@@ -139,6 +140,15 @@ export const createAgentSchema = z.strictObject({
     .describe(
       'What carries its phone calls: `pipeline` (default) or `realtime` (OpenAI\'s Realtime API over SIP, speech to speech). `realtime` is refused (400 naming `engine`) unless the operator configured an OpenAI project (`OPENAI_REALTIME_PROJECT_ID`, `OPENAI_WEBHOOK_SECRET`), and with `recording_consent: "ask"` (400 naming the field this request gives: the caller\'s answer must be heard before the model speaks).',
     ),
+  replay_rubric: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty (null clears it)')
+    .max(REPLAY_LIMITS.rubricChars, `must be at most ${REPLAY_LIMITS.rubricChars} characters`)
+    .optional()
+    .describe(
+      "What replays of this version judge by when the replay request gives no `rubric` (`POST /v1/agents/{id}/replays`): what counts as a changed turn in `turn` mode, the test-suite judge's rubric in `fork` mode. Part of the version.",
+    ),
   analysis: AnalysisPlanObject.optional().describe(
     "What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event.",
   ),
@@ -155,7 +165,7 @@ export const createAgentSchema = z.strictObject({
   default: z.boolean().optional(),
 });
 
-/** `POST /v1/agents/{id}`: the create fields, all optional (`transfer_destinations: []` or null removes them all); `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` and the speech settings (`voice`, `language`, `transcription`, `interruptible`, `dtmf`) null to clear. */
+/** `POST /v1/agents/{id}`: the create fields, all optional (`transfer_destinations: []` or null removes them all); `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `replay_rubric` and the speech settings (`voice`, `language`, `transcription`, `interruptible`, `dtmf`) null to clear. */
 export const updateAgentSchema = createAgentSchema.partial().extend({
   first_message: createAgentSchema.shape.first_message.unwrap().nullable().optional(),
   model: createAgentSchema.shape.model.unwrap().nullable().optional(),
@@ -166,6 +176,7 @@ export const updateAgentSchema = createAgentSchema.partial().extend({
   recording: recordingSettingsObject.nullable().optional(),
   recording_consent: recordingConsentField.nullable().optional(),
   analysis: AnalysisPlanObject.nullable().optional(),
+  replay_rubric: createAgentSchema.shape.replay_rubric.unwrap().nullable().optional(),
   voice: AgentVoiceObject.nullable().optional(),
   language: agentLanguage.nullable().optional(),
   transcription: AgentTranscriptionObject.nullable().optional(),
@@ -346,6 +357,7 @@ const createAgent = operation({
         calling_window_json: body.calling_window ? JSON.stringify(body.calling_window) : null,
         voicemail_json: body.voicemail ? JSON.stringify(body.voicemail) : null,
         analysis_json: body.analysis ? JSON.stringify(body.analysis) : null,
+        replay_rubric: body.replay_rubric ?? null,
         metadata_json: JSON.stringify(body.metadata ?? {}),
         recording_json: body.recording ? JSON.stringify(body.recording) : null,
         recording_consent: body.recording_consent ?? null,
@@ -415,7 +427,7 @@ const retrieveAgent = operation({
 /**
  * `POST /v1/agents/{id}` (`agents:write`, Idempotency-Key) body: any create field → the agent. Same
  * validation as creation; `tool_ids`, `connector_installation_ids` and `enabled_tools` replace their lists (`[]` empties
- * one); `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis` may be null to clear them; `metadata` merges into the
+ * one); `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `replay_rubric` may be null to clear them; `metadata` merges into the
  * stored keys and a key set to `""` is removed (Stripe). Calls already placed keep the agent as it was. 404 `resource_missing` for an unknown
  * or deleted agent (or another organization's: a draft of it too).
  * A change of configuration (src/models/agent-versions.ts `AGENT_CONFIG_FIELDS`) makes the next
@@ -432,7 +444,7 @@ const updateAgent = operation({
   tag,
   summary: 'Update an agent',
   description:
-    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf` and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact.',
+    'Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `replay_rubric`, `voice`, `language`, `transcription`, `interruptible`, `dtmf` and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact.',
   scope: 'agents:write',
   body: updateAgentSchema,
   example: { instructions: 'You answer calls for Acme Dental. Be brief.' },
@@ -504,6 +516,7 @@ function agentUpdateFields(
   if (body.recording !== undefined) set.recording_json = body.recording ? JSON.stringify(body.recording) : null;
   if (body.recording_consent !== undefined) set.recording_consent = body.recording_consent;
   if (body.analysis !== undefined) set.analysis_json = body.analysis ? JSON.stringify(body.analysis) : null;
+  if (body.replay_rubric !== undefined) set.replay_rubric = body.replay_rubric;
   Object.assign(set, speechFields(body));
   if (body.engine !== undefined) set.engine = engineField(body.engine);
   // The latest agent marked default wins; unmarking leaves the organization's first agent as default.

@@ -23,7 +23,7 @@ import { checkLlmQuota } from '../services/quotas';
 import { loadReplay, selectReplayCalls, startReplay } from '../services/replays';
 import { idTime } from '../shared/ids';
 import { PERSONA_LIMITS } from '../shared/calls';
-import { REPLAY_LIMITS, REPLAY_MODES } from '../shared/replays';
+import { REPLAY_LIMITS, REPLAY_MODES, type RubricSource } from '../shared/replays';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
@@ -87,11 +87,25 @@ export const createReplaySchema = z.strictObject({
     .max(REPLAY_LIMITS.rubricChars)
     .optional()
     .describe(
-      "`turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`); absent: no judge.",
+      '`turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge\'s rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`). Absent: the replayed version\'s `replay_rubric` (`rubric_source: "agent"`), else the default rubric (`turn`) or no judge (`fork`).',
     ),
 });
 
 const tag = 'Replays';
+
+/**
+ * The rubric a new replay judges by, and where it came from: the request's `rubric` when it gives one,
+ * else the replayed version's `replay_rubric` (copied into the replay, so the run never reads the agent
+ * again for it), else none (`turn` mode: the default rubric; `fork` mode: no judge).
+ */
+export function replayRubric(
+  requested: string | undefined,
+  versionRubric: string | null | undefined,
+): { text: string | null; source: RubricSource | null } {
+  if (requested) return { text: requested, source: 'replay' };
+  if (versionRubric) return { text: versionRubric, source: 'agent' };
+  return { text: null, source: null };
+}
 
 /** The request's agent (`{id}` of the path), 404 naming `id` when unknown or deleted. */
 async function pathAgent(req: Request) {
@@ -105,7 +119,8 @@ async function pathAgent(req: Request) {
  * `POST /v1/agents/{id}/replays` → the replay, `running`. 404 for an unknown agent (`id`) or version
  * (`version`); 400 naming `call_ids[i]` (not the agent's, not ended, erased), `call_ids` (given with a
  * filter or a sample), `filter` (no call matches), `from_turn` (without `fork`) or `mode` (`fork` with a
- * live key); 429 `quota_exceeded` past the day's model tokens.
+ * live key); 429 `quota_exceeded` past the day's model tokens. Without a `rubric` the replayed version's
+ * `replay_rubric` is used (`rubric_source: "agent"`, `replayRubric`).
  */
 const createReplay = (temporal: Client) =>
   operation({
@@ -138,13 +153,13 @@ const createReplay = (temporal: Client) =>
         });
         if (!found) throw notFound('agent version', `${agent._id} v${body.version}`, 'version');
         await checkLlmQuota(agent.org_id);
-        return agent;
+        return { agent, rubric: replayRubric(body.rubric, found.config.replay_rubric) };
       };
       await idempotent(
         req,
         res,
         'rpl',
-        async (replayId, agent) => {
+        async (replayId, { agent, rubric }) => {
           const callIds = await selectReplayCalls(agent, body, replayId);
           const doc = {
             _id: replayId,
@@ -153,7 +168,8 @@ const createReplay = (temporal: Client) =>
             agent_id: agent._id,
             agent_version: body.version,
             mode: body.mode ?? 'turn',
-            rubric: body.rubric ?? null,
+            rubric: rubric.text,
+            rubric_source: rubric.source,
             from_turn: body.mode === 'fork' ? (body.from_turn ?? 1) : null,
             selection_json: JSON.stringify({
               call_ids: body.call_ids ?? null,

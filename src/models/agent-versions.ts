@@ -19,7 +19,7 @@ import { AgentObject, renderAgent, type AgentDoc } from './agents';
 /**
  * The fields of an agent's document that change how it behaves, and so make up a version: instructions,
  * first message, model, transfer, tools (custom, connectors, optional built-ins), calling window,
- * voicemail, recording and its consent, analysis plan and speech. Not in a version: `metadata` (the caller's labels),
+ * voicemail, recording and its consent, analysis plan, replay rubric and speech. Not in a version: `metadata` (the caller's labels),
  * `default` (which agent answers unassigned numbers) and `traffic_split` (which versions answer), which
  * belong to the agent. Knowledge documents are scoped by the agent id, shared by all its versions.
  */
@@ -41,6 +41,7 @@ export const AGENT_CONFIG_FIELDS = [
   'recording_json',
   'recording_consent',
   'analysis_json',
+  'replay_rubric',
   'voice_json',
   'language',
   'transcription_json',
@@ -123,6 +124,7 @@ export const AgentVersionConfigObject = apiObject(
     recording: agentShape.recording,
     recording_consent: agentShape.recording_consent,
     analysis: agentShape.analysis,
+    replay_rubric: agentShape.replay_rubric,
     voice: agentShape.voice,
     language: agentShape.language,
     transcription: agentShape.transcription,

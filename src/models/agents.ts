@@ -71,6 +71,11 @@ const agentSchema = new Schema(
     recording_consent: { type: String, default: null },
     /** Its analysis plan (src/shared/analysis.ts `AnalysisPlan`), JSON; null: calls are not analysed. */
     analysis_json: { type: String, default: null },
+    /**
+     * What its replays judge by when a replay gives no `rubric` (src/api/replays.ts): the comparer's rubric
+     * of `turn` replays and the test-suite judge's of `fork` replays; null: none (the default rubric, no judge).
+     */
+    replay_rubric: { type: String, default: null },
     /** Its text-to-speech voice (src/shared/speech.ts `AgentVoice`), JSON; null: the provider's default. */
     voice_json: { type: String, default: null },
     /** Its language, a canonical BCP 47 tag (`en-US`); null: the provider's default. */
@@ -334,6 +339,12 @@ export const AgentObject = apiObject(
     analysis: AnalysisPlanObject.nullable().describe(
       "What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it.",
     ),
+    replay_rubric: z
+      .string()
+      .nullable()
+      .describe(
+        "What replays of this version judge by when the replay gives no `rubric`: what counts as a changed turn (`turn` mode) and the test-suite judge's rubric (`fork` mode); null: the default rubric, and no judge.",
+      ),
     voice: AgentVoiceObject.nullable(),
     language: z.string().nullable().describe("BCP 47 tag of the assistant's speech; null: the provider's default."),
     transcription: AgentTranscriptionObject.nullable(),
@@ -395,6 +406,7 @@ export function renderAgent(doc: WithId<AgentDoc>, defaultId?: string | null): z
     calling_window: doc.calling_window_json ? JSON.parse(doc.calling_window_json) : null,
     voicemail: agentVoicemail(doc),
     analysis: doc.analysis_json ? JSON.parse(doc.analysis_json) : null,
+    replay_rubric: doc.replay_rubric ?? null,
     voice: doc.voice_json ? (JSON.parse(doc.voice_json) as AgentVoice) : null,
     language: doc.language ?? null,
     transcription: doc.transcription_json ? (JSON.parse(doc.transcription_json) as AgentTranscription) : null,

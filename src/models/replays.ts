@@ -14,7 +14,7 @@
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
 import { derivedId, idTime } from '../shared/ids';
-import { REPLAY_CALL_STATUSES, REPLAY_MODES } from '../shared/replays';
+import { REPLAY_CALL_STATUSES, REPLAY_MODES, RUBRIC_SOURCES } from '../shared/replays';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, unix } from './wire';
 
@@ -26,8 +26,17 @@ const replaySchema = new Schema(
     agent_id: { type: String, required: true },
     agent_version: { type: Number, required: true },
     mode: { type: String, enum: REPLAY_MODES, required: true },
-    /** The comparer's rubric: what counts as a changed turn; null: the default (src/services/replays.ts). */
+    /**
+     * The rubric judged by (`turn`: the comparer's, what counts as a changed turn; `fork`: the test-suite
+     * judge's): the request's, else the replayed version's `replay_rubric`; null: the default / no judge.
+     */
     rubric: { type: String, default: null },
+    /**
+     * Where `rubric` came from: `replay` (the request's), `agent` (the replayed version's `replay_rubric`,
+     * copied when the replay was created); null: no rubric. Absent on replays made before it existed:
+     * `replay` when they have a rubric.
+     */
+    rubric_source: { type: String, default: null },
     /** `fork`: the first caller line the persona says (1-based); the recorded lines before it are said as they were. */
     from_turn: { type: Number, default: null },
     /** How the calls were chosen, JSON (`{call_ids}` or `{filter, sample}`), as the request gave it. */
@@ -129,6 +138,12 @@ export interface ForkSummary {
   end_reason: { original: string | null; forked: string | null };
   tool_results: { recorded: number; generated: number };
   verdict: { original: string | null; forked: string | null };
+  /** The analyses' structured data of each call and the keys whose values differ (absent on older summaries). */
+  structured_data?: {
+    original: Record<string, unknown> | null;
+    forked: Record<string, unknown> | null;
+    changed_keys: string[];
+  };
   /** With the replay's `rubric`: the test-suite judge's verdict and score of each call; absent without one. */
   judge?: { original: JudgeSide | null; forked: JudgeSide | null };
 }
@@ -157,7 +172,9 @@ const ForkObject = z
     call_id: z.string().describe('The forked test-mode call (`GET /v1/calls/{id}`).'),
     changed: z
       .boolean()
-      .describe('Tool calls, the transfer, the status or end reason, or the analysis verdict differ.'),
+      .describe(
+        "Tool calls, the transfer, the status or end reason, the analysis verdict or the analysis' structured data differ.",
+      ),
     status: pair(z.string()),
     end_reason: pair(z.string().nullable()),
     tool_results: z
@@ -166,6 +183,16 @@ const ForkObject = z
     verdict: pair(z.enum(['pass', 'fail']).nullable()).describe(
       "The analysis plan's success verdict of each call; null without one.",
     ),
+    structured_data: z
+      .object({
+        original: z.record(z.string(), z.unknown()).nullable(),
+        forked: z.record(z.string(), z.unknown()).nullable(),
+        changed_keys: z.array(z.string()),
+      })
+      .optional()
+      .describe(
+        "The analysis plan's structured data of each call (null without any) and the keys whose values differ (none unless both have structured data).",
+      ),
     judge: pair(z.object({ verdict: z.enum(['pass', 'fail']), score: z.number().int() }).nullable())
       .optional()
       .describe(
@@ -224,7 +251,18 @@ export const ReplayObject = apiObject(
     agent_id: z.string(),
     version: z.number().int().describe('The agent version replayed.'),
     mode: z.enum(REPLAY_MODES),
-    rubric: z.string().nullable().describe('What counts as a changed turn; null: the default rubric.'),
+    rubric: z
+      .string()
+      .nullable()
+      .describe(
+        "The rubric the replay judges by: in `turn` mode what counts as a changed turn, in `fork` mode the test-suite judge's; null: none (the default rubric of `turn` mode, no judge in `fork` mode).",
+      ),
+    rubric_source: z
+      .enum(RUBRIC_SOURCES)
+      .nullable()
+      .describe(
+        "Where `rubric` came from: `replay` (the request's `rubric`) or `agent` (the replayed version's `replay_rubric`, used when the request gives none); null: no rubric.",
+      ),
     from_turn: z
       .number()
       .int()
@@ -306,6 +344,8 @@ export function renderReplay(doc: WithId<ReplayDoc>, calls: ReplayCallObject[]):
     version: doc.agent_version,
     mode: doc.mode as ReplayObject['mode'],
     rubric: doc.rubric ?? null,
+    rubric_source:
+      (doc.rubric_source as ReplayObject['rubric_source'] | null | undefined) ?? (doc.rubric ? 'replay' : null),
     from_turn: doc.mode === 'fork' ? (doc.from_turn ?? 1) : null,
     status: doc.status,
     progress: {

@@ -28,7 +28,7 @@ import { agentAtVersion, loadVersion } from './agent-versions';
 import { aiDisclosureEnabled } from './ai-disclosure';
 import { newCallInput } from './calls';
 import { callTokens } from './costs';
-import { missingNames, REPLAY_AGENT_MISSING, verdictOf } from './replays';
+import { missingNames, REPLAY_AGENT_MISSING, structuredDataChange, verdictOf } from './replays';
 import { askJudge, SCENARIO_CALL_TO } from './test-suites';
 
 /** Caller turns a forked call may take beyond the recorded caller's. */
@@ -154,8 +154,8 @@ const transferred = (status: string, names: string[]) => status === 'transferred
 /**
  * What forked call `forkedId` changed against recorded call `callId`: its summary (`ReplayCallSummary`,
  * `turns` the forked call's assistant turns and `turns_changed` 0: a fork's turns are not paired) with
- * `fork` (`ForkSummary`): changed when the tool calls (by name), the transfer, the status, the end reason
- * or the analysis verdicts (both known) differ.
+ * `fork` (`ForkSummary`): changed when the tool calls (by name), the transfer, the status, the end reason,
+ * the analysis verdicts (both known) or the analyses' structured data (both known, `structuredDataChange`) differ.
  */
 export async function summarizeForkedCall(callId: string, forkedId: string): Promise<ReplayCallSummary> {
   const [original, forked] = await Promise.all([
@@ -175,6 +175,7 @@ export async function summarizeForkedCall(callId: string, forkedId: string): Pro
   const tool_calls = { added: missingNames(after, before), removed: missingNames(before, after) };
   const transfer = { original: transferred(original.status, before), replayed: transferred(forked.status, after) };
   const verdict = { original: verdictOf(original.analysis_json), forked: verdictOf(forked.analysis_json) };
+  const structured_data = structuredDataChange(original.analysis_json, forked.analysis_json);
   const fork: ForkSummary = {
     call_id: forkedId,
     changed:
@@ -183,7 +184,8 @@ export async function summarizeForkedCall(callId: string, forkedId: string): Pro
       transfer.original !== transfer.replayed ||
       original.status !== forked.status ||
       (original.end_reason ?? null) !== (forked.end_reason ?? null) ||
-      (verdict.original !== null && verdict.forked !== null && verdict.original !== verdict.forked),
+      (verdict.original !== null && verdict.forked !== null && verdict.original !== verdict.forked) ||
+      structured_data.changed_keys.length > 0,
     status: { original: original.status, forked: forked.status },
     end_reason: { original: original.end_reason ?? null, forked: forked.end_reason ?? null },
     tool_results: {
@@ -191,6 +193,7 @@ export async function summarizeForkedCall(callId: string, forkedId: string): Pro
       generated: turns.filter((t) => t.tool_mocked === 'generated').length,
     },
     verdict,
+    structured_data,
   };
   return {
     turns: turns.filter((t) => t.role === 'assistant').length,

@@ -161,6 +161,39 @@ export function verdictOf(json: string | null | undefined): string | null {
   }
 }
 
+/** The structured data of a stored analysis (`analysis_json`) when it is an object, else null. */
+export function structuredDataOf(json: string | null | undefined): Record<string, unknown> | null {
+  if (!json) return null;
+  try {
+    const data = (JSON.parse(json) as { structured_data?: unknown }).structured_data;
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the analyses of a recorded call and of its replay found as structured data (each null without
+ * any), and the keys whose values differ (JSON with keys sorted; a key on one side only differs; none
+ * when either side has no structured data), sorted.
+ */
+export function structuredDataChange(
+  originalJson: string | null | undefined,
+  replayedJson: string | null | undefined,
+): { original: Record<string, unknown> | null; forked: Record<string, unknown> | null; changed_keys: string[] } {
+  const original = structuredDataOf(originalJson);
+  const forked = structuredDataOf(replayedJson);
+  if (!original || !forked) return { original, forked, changed_keys: [] };
+  const canonical = (v: unknown): string =>
+    JSON.stringify(v, (_k, x: unknown) =>
+      x && typeof x === 'object' && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)))
+        : x,
+    ) ?? 'undefined';
+  const keys = [...new Set([...Object.keys(original), ...Object.keys(forked)])].sort();
+  return { original, forked, changed_keys: keys.filter((k) => canonical(original[k]) !== canonical(forked[k])) };
+}
+
 /** Starts the replay's `replayWorkflow` (workflow id = replay id, `REJECT_DUPLICATE`); one already started is fine. */
 export async function startReplay(temporal: Client, input: ReplayInput, taskQueue: string): Promise<void> {
   try {

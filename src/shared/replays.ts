@@ -16,6 +16,13 @@ export type ReplayMode = (typeof REPLAY_MODES)[number];
 /** Limits: calls per replay, calls replayed at once, characters of a rubric, assistant turns per call. */
 export const REPLAY_LIMITS = { calls: 500, concurrency: 5, rubricChars: 4000, turnsPerCall: 100 } as const;
 
+/**
+ * Where a replay's rubric comes from: `replay` (the request's `rubric`) or `agent` (the replayed version's
+ * `replay_rubric`, used when the request gives none).
+ */
+export const RUBRIC_SOURCES = ['replay', 'agent'] as const;
+export type RubricSource = (typeof RUBRIC_SOURCES)[number];
+
 /** A replayed call's status: `pending` → `running` → `completed` | `errored` | `skipped` (nothing to replay). */
 export const REPLAY_CALL_STATUSES = ['pending', 'running', 'completed', 'errored', 'skipped'] as const;
 export type ReplayCallStatus = (typeof REPLAY_CALL_STATUSES)[number];

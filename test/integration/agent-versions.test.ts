@@ -63,6 +63,7 @@ const CONFIG_FIELDS = [
   'recording',
   'recording_consent',
   'analysis',
+  'replay_rubric',
   'voice',
   'language',
   'transcription',
@@ -105,6 +106,7 @@ describe('agent versions', function () {
       enabled_tools: ['send_dtmf'],
       opt_out_tool: false,
       knowledge_citations: true,
+      replay_rubric: 'A turn changed when it offers a discount.',
     };
     const updated = await update(t, agent.id, sent);
     expect(updated).to.include({ version: 2, latest_version: 2, instructions: 'Instructions two.' });

@@ -5,10 +5,13 @@
  * loopback tool server. Four recorded test calls (three with a tool call), then the tool server changes
  * its answer: a fork replay from turn 2 plays each call again as a test-mode call that reaches its end,
  * the recorded results are served for the same arguments, a new argument gets a made-up result marked
- * `generated`, the tool server gets no request, and the judge gives each call's verdict by the rubric. Bad input: `from_turn` without `fork`, `fork` live.
+ * `generated`, the tool server gets no request, and the judge gives each call's verdict by the rubric. A
+ * version's `replay_rubric` is the rubric of a replay that gives none (the judge and the comparer get it).
+ * Bad input: `from_turn` without `fork`, `fork` live, an empty or too long `replay_rubric`.
  */
 import { expect } from 'chai';
 import { CallTurn } from '../../src/models/calls';
+import type { FakeLlm } from '../support/fake-llm';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver';
 import { createHttpTool, useTools } from '../support/tools';
@@ -126,6 +129,69 @@ describe('fork replays of recorded calls: persona callers, mocked tools', functi
     );
     expect(String(persona!.messages[0].content)).to.include('2. Is there a discount for me?');
     expect(receiver.at('/orders'), 'no request to the tool server').to.have.length(3);
+  });
+
+  it('a rubric per agent version: used when the replay gives none (rubric_source agent); the judge and the comparer get it', async () => {
+    const edit = (body: unknown) => request('POST', `/v1/agents/${t.agentId}`, { key: t.testKey, body });
+    for (const bad of ['   ', 'x'.repeat(4001)]) {
+      const res = await edit({ replay_rubric: bad, publish: false });
+      expect(res.status, JSON.stringify(res.body)).to.equal(400);
+      expect(res.body.error).to.include({ type: 'invalid_request_error', param: 'replay_rubric' });
+    }
+    const rubric = 'FAKE_JUDGE:fail The assistant never mentions a discount.';
+    const edited = await edit({
+      instructions: 'You sell shoes. Never offer a discount.',
+      replay_rubric: rubric,
+      publish: false,
+    });
+    expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
+    expect(edited.body.replay_rubric, 'the published version keeps none').to.equal(null);
+    const version = edited.body.latest_version;
+    const stored = await request('GET', `/v1/agents/${t.agentId}/versions/${version}`, { key: t.testKey });
+    expect(stored.body.config.replay_rubric).to.equal(rubric);
+
+    const replayOf = async (body: Record<string, unknown>) => {
+      const created = await request('POST', `/v1/agents/${t.agentId}/replays`, { key: t.testKey, body });
+      expect(created.status, JSON.stringify(created.body)).to.equal(200);
+      return eventually(
+        async () => {
+          const res = await request('GET', `/v1/agents/${t.agentId}/replays/${created.body.id}`, { key: t.testKey });
+          return res.body.status === 'completed' ? res.body : undefined;
+        },
+        `replay ${created.body.id} completed`,
+        120_000,
+      );
+    };
+    const system = (r: FakeLlm['requests'][number]) => String(r.messages?.[0]?.content ?? '');
+    const fork = await replayOf({ version, mode: 'fork', call_ids: [callIds[2]] });
+    expect(fork).to.include({ rubric, rubric_source: 'agent' });
+    const forkedId = fork.calls[0].forked_call_id;
+    // The test-suite judge got the version's rubric, for the recorded call and the forked one.
+    for (const id of [callIds[2], forkedId]) {
+      const judged = h().llm.requests.filter(
+        (r) => r.user === id && system(r).startsWith('You judge a simulated phone call'),
+      );
+      expect(judged, `judge of ${id}`).to.have.length.greaterThan(0);
+      // The latest: the recorded call was judged by the first test's rubric before.
+      expect(system(judged.at(-1)!)).to.include(`Judge the assistant by this rubric: ${rubric}`);
+    }
+    const failed = { verdict: 'fail', score: 20 };
+    expect(fork.calls[0].summary.fork.judge).to.deep.equal({ original: failed, forked: failed });
+
+    // `turn` mode: the comparer decides by the version's rubric too.
+    const turn = await replayOf({ version, call_ids: [callIds[2]] });
+    expect(turn).to.include({ rubric, rubric_source: 'agent' });
+    const compared = h().llm.requests.filter(
+      (r) => r.user === `${turn.id}:${callIds[2]}` && system(r).startsWith('You compare two answers'),
+    );
+    expect(compared).to.have.length.greaterThan(0);
+    expect(system(compared[0])).to.include(`Decide by this rubric: ${rubric}`);
+
+    // The request's own rubric wins; a version without one and a request without one: none.
+    const own = await replayOf({ version, call_ids: [callIds[2]], rubric: 'Any offer counts.' });
+    expect(own).to.include({ rubric: 'Any offer counts.', rubric_source: 'replay' });
+    const none = await replayOf({ version: draft, call_ids: [callIds[2]] });
+    expect(none).to.include({ rubric: null, rubric_source: null });
   });
 
   it('bad input: from_turn without fork; fork with a live key', async () => {

@@ -8,6 +8,7 @@ import { LocationProvider, Route, Router, useLocation } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
 import { api, onUnauthorized, setCsrfToken } from './api';
 import { AgentsPage } from './pages/agents';
+import { ReplayPage, ReplaysPage } from './pages/replays';
 import { SquadsPage } from './pages/squads';
 import { CallPage, CallsPage } from './pages/calls';
 import { CampaignPage, CampaignsPage } from './pages/campaigns';
@@ -155,6 +156,8 @@ function Shell() {
           <Route path={`${BASE}/agents`} component={AgentsPage} />
           <Route path={`${BASE}/squads`} component={SquadsPage} />
           <Route path={`${BASE}/agents/:id`} component={AgentsPage} />
+          <Route path={`${BASE}/agents/:id/replays`} component={ReplaysPage} />
+          <Route path={`${BASE}/agents/:id/replays/:replay`} component={ReplayPage} />
           <Route path={`${BASE}/developers`} component={DevelopersPage} />
           <Route path={`${BASE}/settings`} component={SettingsPage} />
           <Route default component={NotFound} />

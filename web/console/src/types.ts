@@ -44,3 +44,6 @@ export type Account = Schemas['Account'];
 export type Usage = Schemas['Usage'];
 /** One period's figures of a usage report (its totals, or one day's). */
 export type Measures = Schemas['UsageTotals'];
+export type Replay = Schemas['Replay'];
+export type ReplayCall = Schemas['ReplayCallsItem'];
+export type ReplayTurn = Schemas['ReplayCallsItemTurnsItem'];

@@ -3620,6 +3620,15 @@ class ReplayCallsItemSummaryForkVerdict(BaseModel):
     forked: Literal['pass', 'fail'] | None
 
 
+class ReplayCallsItemSummaryForkStructuredData(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    original: dict[str, Any] | None
+    forked: dict[str, Any] | None
+    changed_keys: list[str]
+
+
 class ReplayCallsItemTurnsItemOriginalToolCallsItem(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -10517,6 +10526,12 @@ class Agent(BaseModel):
             description="What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it."
         ),
     ]
+    replay_rubric: Annotated[
+        str | None,
+        Field(
+            description="What replays of this version judge by when the replay gives no `rubric`: what counts as a changed turn (`turn` mode) and the test-suite judge's rubric (`fork` mode); null: the default rubric, and no judge."
+        ),
+    ]
     voice: AgentVoice | None
     language: Annotated[
         str | None,
@@ -10665,6 +10680,12 @@ class AgentVersionConfig(BaseModel):
         AgentVersionConfigAnalysis | None,
         Field(
             description="What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it."
+        ),
+    ]
+    replay_rubric: Annotated[
+        str | None,
+        Field(
+            description="What replays of this version judge by when the replay gives no `rubric`: what counts as a changed turn (`turn` mode) and the test-suite judge's rubric (`fork` mode); null: the default rubric, and no judge."
         ),
     ]
     voice: AgentVersionConfigVoice | None
@@ -11203,7 +11224,7 @@ class ReplayCallsItemSummaryFork(BaseModel):
     changed: Annotated[
         bool,
         Field(
-            description='Tool calls, the transfer, the status or end reason, or the analysis verdict differ.'
+            description="Tool calls, the transfer, the status or end reason, the analysis verdict or the analysis' structured data differ."
         ),
     ]
     status: ReplayCallsItemSummaryForkStatus
@@ -11220,6 +11241,12 @@ class ReplayCallsItemSummaryFork(BaseModel):
             description="The analysis plan's success verdict of each call; null without one."
         ),
     ]
+    structured_data: Annotated[
+        ReplayCallsItemSummaryForkStructuredData | None,
+        Field(
+            description="The analysis plan's structured data of each call (null without any) and the keys whose values differ (none unless both have structured data)."
+        ),
+    ] = None
     judge: Annotated[
         ReplayCallsItemSummaryForkJudge | None,
         Field(
@@ -11902,7 +11929,15 @@ class Replay(BaseModel):
     mode: Literal['turn', 'fork']
     rubric: Annotated[
         str | None,
-        Field(description='What counts as a changed turn; null: the default rubric.'),
+        Field(
+            description="The rubric the replay judges by: in `turn` mode what counts as a changed turn, in `fork` mode the test-suite judge's; null: none (the default rubric of `turn` mode, no judge in `fork` mode)."
+        ),
+    ]
+    rubric_source: Annotated[
+        Literal['replay', 'agent'] | None,
+        Field(
+            description="Where `rubric` came from: `replay` (the request's `rubric`) or `agent` (the replayed version's `replay_rubric`, used when the request gives none); null: no rubric."
+        ),
     ]
     from_turn: Annotated[
         FromTurn | None,

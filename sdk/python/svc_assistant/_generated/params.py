@@ -117,6 +117,7 @@ class CreateAgentParams(TypedDict, closed=True):
     dtmf: NotRequired[bool]
     turn_taking: NotRequired[TurnTaking]
     engine: NotRequired[Literal['pipeline', 'realtime']]
+    replay_rubric: NotRequired[str]
     analysis: NotRequired[Analysis]
     metadata: NotRequired[dict[str, str]]
     recording: NotRequired[Recording]
@@ -177,6 +178,9 @@ class TurnTaking1(TypedDict, closed=True):
     backchannels: NotRequired[dict[str, list[Backchannel]]]
 
 
+ReplayRubric: TypeAlias = str
+
+
 class Analysis1(TypedDict, closed=True):
     summary: NotRequired[Literal[True] | Summary]
     structured_data: NotRequired[StructuredData]
@@ -213,6 +217,7 @@ class UpdateAgentParams(TypedDict, closed=True):
     dtmf: NotRequired[bool | None]
     turn_taking: NotRequired[TurnTaking1 | None]
     engine: NotRequired[Literal['pipeline', 'realtime']]
+    replay_rubric: NotRequired[ReplayRubric | None]
     analysis: NotRequired[Analysis1 | None]
     metadata: NotRequired[dict[str, str]]
     recording: NotRequired[Recording | None]

@@ -314,7 +314,7 @@ export class Agents {
   retrieve(id: string, options?: RequestOptions): Promise<ResultOf<'retrieveAgent'>> {
     return this.t.request('GET', `/v1/agents/${encodeURIComponent(id)}`, undefined, options);
   }
-  /** Update an agent: Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf` and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope. (`POST /v1/agents/{id}`, `updateAgent`) */
+  /** Update an agent: Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `replay_rubric`, `voice`, `language`, `transcription`, `interruptible`, `dtmf` and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope. (`POST /v1/agents/{id}`, `updateAgent`) */
   update(id: string, params: BodyOf<'updateAgent'>, options?: RequestOptions): Promise<ResultOf<'updateAgent'>> {
     return this.t.request('POST', `/v1/agents/${encodeURIComponent(id)}`, params ?? {}, options);
   }

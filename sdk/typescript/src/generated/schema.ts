@@ -43,7 +43,7 @@ export interface paths {
         put?: never;
         /**
          * Update an agent
-         * @description Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `voice`, `language`, `transcription`, `interruptible`, `dtmf` and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
+         * @description Only the fields given change; `first_message`, `model`, `transfer_to`, `calling_window`, `voicemail`, `recording`, `analysis`, `replay_rubric`, `voice`, `language`, `transcription`, `interruptible`, `dtmf` and `turn_taking` take null to clear (`turn_taking` is replaced whole). A configuration change makes the next version (`GET /v1/agents/{id}/versions`), published at once unless `"publish": false` makes it a draft; `traffic_split` shares new calls between versions per contact. Needs the `agents:write` scope.
          */
         post: operations["updateAgent"];
         /**
@@ -3004,6 +3004,8 @@ export interface components {
             voicemail: components["schemas"]["AgentVoicemail"] | null;
             /** @description What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it. */
             analysis: components["schemas"]["AgentAnalysis"] | null;
+            /** @description What replays of this version judge by when the replay gives no `rubric`: what counts as a changed turn (`turn` mode) and the test-suite judge's rubric (`fork` mode); null: the default rubric, and no judge. */
+            replay_rubric: string | null;
             voice: components["schemas"]["AgentVoice"] | null;
             /** @description BCP 47 tag of the assistant's speech; null: the provider's default. */
             language: string | null;
@@ -3070,6 +3072,8 @@ export interface components {
             recording_consent: ("announce" | "ask" | "off") | null;
             /** @description What to learn from each of the agent's calls once it has ended; null: nothing. A call's own `analysis` replaces it. */
             analysis: components["schemas"]["AgentVersionConfigAnalysis"] | null;
+            /** @description What replays of this version judge by when the replay gives no `rubric`: what counts as a changed turn (`turn` mode) and the test-suite judge's rubric (`fork` mode); null: the default rubric, and no judge. */
+            replay_rubric: string | null;
             voice: components["schemas"]["AgentVersionConfigVoice"] | null;
             /** @description BCP 47 tag of the assistant's speech; null: the provider's default. */
             language: string | null;
@@ -3234,8 +3238,10 @@ export interface components {
             version: number;
             /** @enum {string} */
             mode: "turn" | "fork";
-            /** @description What counts as a changed turn; null: the default rubric. */
+            /** @description The rubric the replay judges by: in `turn` mode what counts as a changed turn, in `fork` mode the test-suite judge's; null: none (the default rubric of `turn` mode, no judge in `fork` mode). */
             rubric: string | null;
+            /** @description Where `rubric` came from: `replay` (the request's `rubric`) or `agent` (the replayed version's `replay_rubric`, used when the request gives none); null: no rubric. */
+            rubric_source: ("replay" | "agent") | null;
             /** @description `fork` mode: the first caller line the persona says (1-based); null in `turn` mode. */
             from_turn: number | null;
             /** @enum {string} */
@@ -5150,7 +5156,7 @@ export interface components {
         ReplayCallsItemSummaryFork: {
             /** @description The forked test-mode call (`GET /v1/calls/{id}`). */
             call_id: string;
-            /** @description Tool calls, the transfer, the status or end reason, or the analysis verdict differ. */
+            /** @description Tool calls, the transfer, the status or end reason, the analysis verdict or the analysis' structured data differ. */
             changed: boolean;
             status: components["schemas"]["ReplayCallsItemSummaryForkStatus"];
             end_reason: components["schemas"]["ReplayCallsItemSummaryForkEndReason"];
@@ -5158,6 +5164,8 @@ export interface components {
             tool_results: components["schemas"]["ReplayCallsItemSummaryForkToolResults"];
             /** @description The analysis plan's success verdict of each call; null without one. */
             verdict: components["schemas"]["ReplayCallsItemSummaryForkVerdict"];
+            /** @description The analysis plan's structured data of each call (null without any) and the keys whose values differ (none unless both have structured data). */
+            structured_data?: components["schemas"]["ReplayCallsItemSummaryForkStructuredData"];
             /** @description With the replay's `rubric`: the test-suite judge's verdict and score (0–100) of each call; null when its answer never validated. */
             judge?: components["schemas"]["ReplayCallsItemSummaryForkJudge"];
         };
@@ -5200,6 +5208,15 @@ export interface components {
         ReplayCallsItemSummaryForkVerdict: {
             original: ("pass" | "fail") | null;
             forked: ("pass" | "fail") | null;
+        };
+        ReplayCallsItemSummaryForkStructuredData: {
+            original: {
+                [key: string]: unknown;
+            } | null;
+            forked: {
+                [key: string]: unknown;
+            } | null;
+            changed_keys: string[];
         };
         ReplayCallsItemSummaryForkJudge: {
             original: components["schemas"]["ReplayCallsItemSummaryForkJudgeOriginal"] | null;
@@ -8759,6 +8776,8 @@ export interface operations {
                      * @enum {string}
                      */
                     engine?: "pipeline" | "realtime";
+                    /** @description What replays of this version judge by when the replay request gives no `rubric` (`POST /v1/agents/{id}/replays`): what counts as a changed turn in `turn` mode, the test-suite judge's rubric in `fork` mode. Part of the version. */
+                    replay_rubric?: string;
                     /** @description What to learn from each call once it has ended: `summary`, `structured_data` (a JSON Schema), `success_evaluation`; the result is the call's `analysis` and a `call.analyzed` event. */
                     analysis?: {
                         /** @description A short summary; `{"prompt"}` says what it should dwell on. */
@@ -9133,6 +9152,7 @@ export interface operations {
                      * @enum {string}
                      */
                     engine?: "pipeline" | "realtime";
+                    replay_rubric?: string | null;
                     analysis?: {
                         /** @description A short summary; `{"prompt"}` says what it should dwell on. */
                         summary?: true | {
@@ -23858,7 +23878,7 @@ export interface operations {
                     };
                     /** @description Replay only this many of the calls the filter matches, picked at random. */
                     sample?: number;
-                    /** @description `turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`); absent: no judge. */
+                    /** @description `turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`). Absent: the replayed version's `replay_rubric` (`rubric_source: "agent"`), else the default rubric (`turn`) or no judge (`fork`). */
                     rubric?: string;
                 };
             };

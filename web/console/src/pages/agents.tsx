@@ -1,7 +1,7 @@
 /**
- * Agents (issue 35 item 5): edit an agent's instructions, tools, voice and analysis plan
+ * Agents (issue 35 item 5): edit an agent's instructions, tools, voice, analysis plan and replay rubric
  * (`POST /v1/agents/{id}`), and place a test call with it (`POST /v1/calls`, simulated in test mode),
- * then follow it on its call page.
+ * then follow it on its call page; its replays are linked (pages/replays.tsx).
  */
 import { useLocation, useRoute } from 'preact-iso';
 import { useEffect, useState } from 'preact/hooks';
@@ -38,6 +38,7 @@ function Editor({ agent, onSaved }: { agent: Agent; onSaved: (a: Agent) => void 
   const [enabled, setEnabled] = useState((agent.enabled_tools ?? []).join(', '));
   const [voice, setVoice] = useState(agent.voice ? JSON.stringify(agent.voice, null, 2) : '');
   const [analysis, setAnalysis] = useState(agent.analysis ? JSON.stringify(agent.analysis, null, 2) : '');
+  const [rubric, setRubric] = useState(agent.replay_rubric ?? '');
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [to, setTo] = useState('+15555550100');
@@ -53,6 +54,7 @@ function Editor({ agent, onSaved }: { agent: Agent; onSaved: (a: Agent) => void 
         enabled_tools: list(enabled),
         voice: parseJson('Voice', voice),
         analysis: parseJson('Analysis plan', analysis),
+        replay_rubric: rubric.trim() ? rubric : null,
       };
       onSaved(await api<Agent>('POST', `/v1/agents/${agent.id}`, body));
       setSaved(true);
@@ -91,6 +93,14 @@ function Editor({ agent, onSaved }: { agent: Agent; onSaved: (a: Agent) => void 
           value={analysis}
           readOnly={!writer}
           onInput={(e) => setAnalysis(e.currentTarget.value)}
+        />
+        <label for="ag-rubric">Replay rubric (what replays judge by; empty for none)</label>
+        <textarea
+          id="ag-rubric"
+          rows={3}
+          value={rubric}
+          readOnly={!writer}
+          onInput={(e) => setRubric(e.currentTarget.value)}
         />
         {error ? (
           <p class="error" role="alert">
@@ -158,6 +168,14 @@ export function AgentsPage() {
         ))}
       </ul>
       {agents.data && agents.data.length === 0 ? <p class="muted">No agents.</p> : null}
+      {agent ? (
+        <p>
+          <a href={`/console/agents/${agent.id}/replays`} data-testid="agent-replays">
+            Replays of {agent.name}
+          </a>{' '}
+          <span class="muted">(recorded calls replayed against a version, compared side by side)</span>
+        </p>
+      ) : null}
       {agent ? (
         <Editor key={agent.id} agent={agent} onSaved={setAgent} />
       ) : id ? null : (
