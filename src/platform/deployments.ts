@@ -94,10 +94,11 @@ function enumName(values: Record<string, unknown>, value: unknown, prefix: strin
 export async function deploymentStatus(client: Client, name: string): Promise<DeploymentStatus | null> {
   let info;
   try {
-    ({ workerDeploymentInfo: info } = await client.workflowService.describeWorkerDeployment({
-      namespace: client.options.namespace,
-      deploymentName: name,
-    }));
+    ({ workerDeploymentInfo: info } = await client.connection.withDeadline(
+      Date.now() + DEPLOYMENT_CHANGE_DEADLINE_MS,
+      () =>
+        client.workflowService.describeWorkerDeployment({ namespace: client.options.namespace, deploymentName: name }),
+    ));
   } catch (err) {
     if (err instanceof ServiceError && (err.cause as { code?: number })?.code === grpcStatus.NOT_FOUND) return null;
     if ((err as { code?: number }).code === grpcStatus.NOT_FOUND) return null;
@@ -139,7 +140,8 @@ export async function promote(client: Client, name: string, buildId: string): Pr
  * How long a change of a deployment's routing may take (ms). Temporal runs it as an update of the
  * deployment's own system workflow, which waits for the task queues to take the new routing: seconds on a
  * busy server, longer than the few seconds `connectClient`'s deadline gives an API request (bench:deploy's
- * promotion on a loaded machine failed DEADLINE_EXCEEDED after 3 s). The operator's command may wait.
+ * promotion on a loaded machine failed DEADLINE_EXCEEDED after 3 s, and so did a drain's describe and
+ * count). The operator's commands (`svcctl deploy status|promote|drain`) may wait.
  */
 export const DEPLOYMENT_CHANGE_DEADLINE_MS = 60_000;
 
@@ -162,13 +164,17 @@ export interface DrainStatus {
  * (`matching.wv.VersionDrainageStatusRefreshInterval`); `drained` trusts the count of open runs.
  */
 export async function drainStatus(client: Client, name: string, buildId: string): Promise<DrainStatus> {
-  const { workerDeploymentVersionInfo: info } = await client.workflowService.describeWorkerDeploymentVersion({
-    namespace: client.options.namespace,
-    deploymentVersion: { deploymentName: name, buildId },
-  });
   const version = versionString({ deploymentName: name, buildId });
-  const { count } = await client.workflow.count(
-    `TemporalWorkerDeploymentVersion = "${version}" AND ExecutionStatus = "Running"`,
+  const [{ workerDeploymentVersionInfo: info }, { count }] = await client.connection.withDeadline(
+    Date.now() + DEPLOYMENT_CHANGE_DEADLINE_MS,
+    () =>
+      Promise.all([
+        client.workflowService.describeWorkerDeploymentVersion({
+          namespace: client.options.namespace,
+          deploymentVersion: { deploymentName: name, buildId },
+        }),
+        client.workflow.count(`TemporalWorkerDeploymentVersion = "${version}" AND ExecutionStatus = "Running"`),
+      ]),
   );
   const drainage = enumName(VersionDrainageStatus, info?.drainageInfo?.status, 'VERSION_DRAINAGE_STATUS_');
   const isCurrent = info?.status === WorkerDeploymentVersionStatus.WORKER_DEPLOYMENT_VERSION_STATUS_CURRENT;

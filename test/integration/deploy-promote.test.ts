@@ -12,7 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { h } from '../support/harness';
 import { createWorker } from '../../src/worker/worker';
 import { deadlineInterceptor } from '../../src/platform/temporal';
-import { deploymentStatus, promote } from '../../src/platform/deployments';
+import { deploymentStatus, drainStatus, promote } from '../../src/platform/deployments';
 
 describe('svcctl deploy promote', function () {
   this.timeout(120_000);
@@ -48,8 +48,11 @@ describe('svcctl deploy promote', function () {
         );
       expect(bounded?.code, 'a 1 ms deadline').to.equal(4); // DEADLINE_EXCEEDED
       await promote(tight, deploymentName, buildId);
-      const status = await deploymentStatus(h().env.client, deploymentName);
+      // Status and drain read through the same client: they carry their own deadline too.
+      const status = await deploymentStatus(tight, deploymentName);
       expect(status?.current_build_id).to.equal(buildId);
+      const drain = await drainStatus(tight, deploymentName, buildId);
+      expect(drain.drained, 'the current version is never drained').to.equal(false);
     } finally {
       await connection.close();
       worker.shutdown();
