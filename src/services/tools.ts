@@ -30,6 +30,7 @@ import { ApiError, invalidParam, notFound } from '../errors';
 import { newWebhookSecret } from '../providers/webhook-signing';
 import { openSecret, sealSecret } from '../secrets';
 import { idTime } from '../shared/ids';
+import { TOOL_MOCK_LIMITS, type ToolMock } from '../shared/tool-mocks';
 import { isToolName } from '../shared/tools';
 import { checkPublicHttpsUrl } from './webhooks';
 import { linearRegExpEngine, UnsupportedPatternError } from './linear-regexp';
@@ -240,6 +241,33 @@ export function checkToolParameters(value: Record<string, unknown>, root = 'para
     ajv.removeSchema(value); // no cache of every schema ever checked (nor of its `$id`)
   }
   return value;
+}
+
+/**
+ * Checks an http tool's `mock` (src/shared/tool-mocks.ts `ToolMock`; its shape is the API schema's):
+ * every rule's `when` names only arguments the tool's `parameters` lists in `properties`, and the whole is
+ * at most `TOOL_MOCK_LIMITS.mockChars` characters of JSON.
+ * @param parameters the tool's JSON Schema of its arguments (the request's, else the stored one)
+ * @returns the mock as stored (JSON text)
+ * @throws ApiError 400 `parameter_invalid` naming `mock` or `mock.rules[i].when.<argument>`
+ */
+export function checkToolMock(mock: ToolMock, parameters: Record<string, unknown>): string {
+  const text = JSON.stringify(mock);
+  if (text.length > TOOL_MOCK_LIMITS.mockChars)
+    throw invalidParam('mock', `Invalid mock: must be at most ${TOOL_MOCK_LIMITS.mockChars} characters of JSON.`);
+  const props = parameters.properties;
+  const known = props && typeof props === 'object' ? Object.keys(props) : [];
+  (mock.rules ?? []).forEach((rule, i) => {
+    for (const arg of Object.keys(rule.when)) {
+      const param = `mock.rules[${i}].when.${arg}`;
+      if (!known.includes(arg))
+        throw invalidParam(
+          param,
+          `Invalid ${param}: '${arg}' is not an argument of the tool (its parameters' properties).`,
+        );
+    }
+  });
+  return text;
 }
 
 /**

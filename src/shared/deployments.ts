@@ -26,4 +26,10 @@ export const PATCHES = {
    * 0.2.0 (their histories have no marker) finish without it.
    */
   callFinishedOnMemo: 'svc-assistant@0.2.0:call-finished-on-memo',
+  /**
+   * A mocked tool call (a `fork` replay's call, src/workflows/tool-mocks.ts) whose arguments no recorded
+   * call had is answered by the tool's `mock` rule or default when one applies (no `generateToolMock`
+   * activity). Calls whose history has no marker (run by a worker without it) keep asking the model.
+   */
+  toolMockRules: 'svc-assistant@0.3.0:tool-mock-rules',
 } as const;
