@@ -341,6 +341,8 @@ export type NewToolFields =
       speak_while_running: string | null;
       /** Held for the caller's yes on calls; null: false. */
       confirm?: boolean | null;
+      /** The `mock` of fork replays, JSON text (`checkToolMock`); null: none. */
+      mock_json?: string | null;
       headers: Record<string, string>;
       metadata: Record<string, string>;
     }
@@ -379,6 +381,7 @@ export async function insertTool(
     timeout_ms: rest.type === 'http' ? rest.timeout_ms : null,
     speak_while_running: rest.type === 'http' ? rest.speak_while_running : null,
     confirm: rest.type === 'http' ? (rest.confirm ?? null) : null,
+    mock_json: rest.type === 'http' ? (rest.mock_json ?? null) : null,
     server_url: rest.type === 'mcp' ? rest.server_url : null,
     allowed_tools: rest.type === 'mcp' ? rest.allowed_tools : null,
     ...sealHeaders(headers),
