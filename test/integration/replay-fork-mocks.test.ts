@@ -95,10 +95,10 @@ describe('fork replays: tool mock rules, live keys, metering and erasure', funct
     expect(unknownArg.body.error).to.include({ type: 'invalid_request_error', param: 'mock.rules[1].when.nope' });
     const emptyWhen = await post({ ...base, mock: { rules: [{ when: {}, result: 1 }] } });
     expect(emptyWhen.status).to.equal(400);
-    expect(emptyWhen.body.error.param).to.equal('mock.rules[0].when');
+    expect(emptyWhen.body.error.param).to.equal('mock.rules.0.when'); // the validation library's path
     const noResult = await post({ ...base, mock: { rules: [{ when: { order_id: 'A1' } }] } });
     expect(noResult.status).to.equal(400);
-    expect(noResult.body.error.param).to.equal('mock.rules[0].result');
+    expect(noResult.body.error.param).to.equal('mock.rules.0.result');
     const many = await post({
       ...base,
       mock: { rules: Array.from({ length: 51 }, () => ({ when: { order_id: 'A1' }, result: 1 })) },
