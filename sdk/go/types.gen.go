@@ -4381,6 +4381,7 @@ type HttpTool struct {
 	// Metadata Your key-value pairs (at most 50 keys).
 	Metadata map[string]string `json:"metadata"`
 	Method   HttpToolMethod    `json:"method"`
+	Mock     *HttpToolMock     `json:"mock"`
 
 	// Name The name the model calls it by (http), or the name of the server (mcp).
 	Name   string         `json:"name"`
@@ -4405,6 +4406,24 @@ type HttpToolObject string
 
 // HttpToolType defines model for HttpTool.Type.
 type HttpToolType string
+
+// HttpToolMock defines model for HttpToolMock.
+type HttpToolMock struct {
+	// Default What a call no rule matches gets; absent: a made-up result.
+	Default interface{} `json:"default,omitempty"`
+
+	// Rules Tried in order; the first whose `when` matches answers.
+	Rules []HttpToolMockRulesItem `json:"rules"`
+}
+
+// HttpToolMockRulesItem defines model for HttpToolMockRulesItem.
+type HttpToolMockRulesItem struct {
+	// Result What the call gets: a string as it is, any other JSON value as JSON text.
+	Result interface{} `json:"result"`
+
+	// When Arguments of the tool and their values; a call matches when each equals its own (deeply).
+	When map[string]interface{} `json:"when"`
+}
 
 // KnowledgeChunk A search hit: a chunk of a knowledge document, its score and its source.
 type KnowledgeChunk struct {
@@ -5209,6 +5228,7 @@ type ReplayCallsItemSummaryForkStructuredData struct {
 // ReplayCallsItemSummaryForkToolResults defines model for ReplayCallsItemSummaryForkToolResults.
 type ReplayCallsItemSummaryForkToolResults struct {
 	Generated int `json:"generated"`
+	MockRule  int `json:"mock_rule"`
 	Recorded  int `json:"recorded"`
 }
 
@@ -7109,7 +7129,7 @@ type CreateReplayJSONBody struct {
 	// FromTurn `fork` mode only: the first caller line the persona says (default 1: the persona from the start); the recorded lines before it are said as they were.
 	FromTurn *int `json:"from_turn,omitempty"`
 
-	// Mode `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork` (test keys): each call is played again as a new test-mode call of the version, never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else a made-up one), never run.
+	// Mode `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork`: each call is played again as a new test-mode call of the version (with a live key too), never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else the tool's `mock` rule or default, else a made-up one), never run.
 	Mode *CreateReplayJSONBodyMode `json:"mode,omitempty"`
 
 	// Rubric `turn` mode: what counts as a changed turn, for the comparer model (default: a different action or fact). `fork` mode: the test-suite judge's rubric, by which the recorded call and the forked one are each judged (`summary.fork.judge`). Absent: the replayed version's `replay_rubric` (`rubric_source: "agent"`), else the default rubric (`turn`) or no judge (`fork`).
@@ -9016,6 +9036,24 @@ type CreateToolJSONBody0 CreateToolJSONBody_0
 // CreateToolJSONBody0Method defines parameters for CreateTool.
 type CreateToolJSONBody0Method string
 
+// CreateToolJSONBody_0_Mock_Rules defines parameters for CreateTool.
+type CreateToolJSONBody_0_Mock_Rules struct {
+	// Result What a matching call gets: a string as it is, any other JSON value as JSON text.
+	Result interface{} `json:"result"`
+
+	// When Arguments (named in the tool's `parameters`) and the values a call must have, each compared deeply.
+	When map[string]interface{} `json:"when"`
+}
+
+// CreateToolJSONBody_0_Mock defines parameters for CreateTool.
+type CreateToolJSONBody_0_Mock struct {
+	// Default What a call no rule matches gets (any JSON value); absent: a made-up result.
+	Default interface{} `json:"default,omitempty"`
+
+	// Rules Tried in order; the first whose `when` matches answers.
+	Rules *[]CreateToolJSONBody_0_Mock_Rules `json:"rules,omitempty"`
+}
+
 // CreateToolJSONBody0Type defines parameters for CreateTool.
 type CreateToolJSONBody0Type string
 
@@ -9031,6 +9069,9 @@ type CreateToolJSONBody_0 struct {
 	Headers  *map[string]string         `json:"headers,omitempty"`
 	Metadata *map[string]string         `json:"metadata,omitempty"`
 	Method   *CreateToolJSONBody0Method `json:"method,omitempty"`
+
+	// Mock Replays only (`fork` mode, README "Replays of recorded calls"): what a mocked call of the tool gets when no recorded call had its arguments: the first rule whose `when` matches, else `default`, else a plausible result a model makes up. At most 50 rules and 16000 characters of JSON in all. Never used on real calls.
+	Mock *CreateToolJSONBody_0_Mock `json:"mock,omitempty"`
 
 	// Name The name the model calls the tool by; unique among your tools in this mode.
 	Name string `json:"name"`
@@ -9087,6 +9128,24 @@ type UpdateToolJSONBody0 UpdateToolJSONBody_0
 // UpdateToolJSONBody0Method defines parameters for UpdateTool.
 type UpdateToolJSONBody0Method string
 
+// UpdateToolJSONBody_0_Mock_Rules defines parameters for UpdateTool.
+type UpdateToolJSONBody_0_Mock_Rules struct {
+	// Result What a matching call gets: a string as it is, any other JSON value as JSON text.
+	Result interface{} `json:"result"`
+
+	// When Arguments (named in the tool's `parameters`) and the values a call must have, each compared deeply.
+	When map[string]interface{} `json:"when"`
+}
+
+// UpdateToolJSONBody_0_Mock defines parameters for UpdateTool.
+type UpdateToolJSONBody_0_Mock struct {
+	// Default What a call no rule matches gets (any JSON value); absent: a made-up result.
+	Default interface{} `json:"default,omitempty"`
+
+	// Rules Tried in order; the first whose `when` matches answers.
+	Rules *[]UpdateToolJSONBody_0_Mock_Rules `json:"rules,omitempty"`
+}
+
 // UpdateToolJSONBody_0 defines parameters for UpdateTool.
 type UpdateToolJSONBody_0 struct {
 	// Confirm Phone calls: hold each call of it until the caller says yes (bookings, payments). The assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the transcript). Default false.
@@ -9099,6 +9158,9 @@ type UpdateToolJSONBody_0 struct {
 	Headers  *map[string]string         `json:"headers,omitempty"`
 	Metadata *map[string]string         `json:"metadata,omitempty"`
 	Method   *UpdateToolJSONBody0Method `json:"method,omitempty"`
+
+	// Mock Replays only (`fork` mode, README "Replays of recorded calls"): what a mocked call of the tool gets when no recorded call had its arguments: the first rule whose `when` matches, else `default`, else a plausible result a model makes up. At most 50 rules and 16000 characters of JSON in all. Never used on real calls.
+	Mock *UpdateToolJSONBody_0_Mock `json:"mock,omitempty"`
 
 	// Name The name the model calls the tool by; unique among your tools in this mode.
 	Name *string `json:"name,omitempty"`

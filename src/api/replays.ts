@@ -40,7 +40,7 @@ export const createReplaySchema = z.strictObject({
     .enum(REPLAY_MODES)
     .optional()
     .describe(
-      "`turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork` (test keys): each call is played again as a new test-mode call of the version, never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else a made-up one), never run.",
+      "`turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork`: each call is played again as a new test-mode call of the version (with a live key too), never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else the tool's `mock` rule or default, else a made-up one), never run.",
     ),
   from_turn: z
     .number()
@@ -118,9 +118,9 @@ async function pathAgent(req: Request) {
 /**
  * `POST /v1/agents/{id}/replays` → the replay, `running`. 404 for an unknown agent (`id`) or version
  * (`version`); 400 naming `call_ids[i]` (not the agent's, not ended, erased), `call_ids` (given with a
- * filter or a sample), `filter` (no call matches), `from_turn` (without `fork`) or `mode` (`fork` with a
- * live key); 429 `quota_exceeded` past the day's model tokens. Without a `rubric` the replayed version's
- * `replay_rubric` is used (`rubric_source: "agent"`, `replayRubric`).
+ * filter or a sample), `filter` (no call matches) or `from_turn` (without `fork`); 429 `quota_exceeded`
+ * past the day's model tokens. Without a `rubric` the replayed version's `replay_rubric` is used
+ * (`rubric_source: "agent"`, `replayRubric`).
  */
 const createReplay = (temporal: Client) =>
   operation({
@@ -131,7 +131,7 @@ const createReplay = (temporal: Client) =>
     tag,
     summary: 'Replay recorded calls against an agent version',
     description:
-      "Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). In `fork` mode (test keys) each call is played again as a new test-mode call (`forked_call_id`) with a persona caller and mocked tools, and compared as a whole (`summary.fork`). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event.",
+      "Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). In `fork` mode each call is played again as a new test-mode call (with a live key too) (`forked_call_id`) with a persona caller and mocked tools, and compared as a whole (`summary.fork`). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event.",
     scope: 'agents:write',
     body: createReplaySchema,
     example: { version: 3, filter: { created: { gte: 1772400000 } }, sample: 20 },
@@ -141,8 +141,6 @@ const createReplay = (temporal: Client) =>
         throw invalidParam('call_ids', '`call_ids` excludes `filter` and `sample`.');
       if (body.from_turn !== undefined && body.mode !== 'fork')
         throw invalidParam('from_turn', '`from_turn` is for `fork` mode only.');
-      if (body.mode === 'fork' && req.auth!.livemode)
-        throw invalidParam('mode', '`fork` replays run as test-mode calls: create them with a test key.');
       const prepare = async () => {
         const agent = await pathAgent(req);
         const found = await agentVersion({

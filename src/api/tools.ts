@@ -18,6 +18,7 @@ import { DeletedObject, listOf } from '../models/wire';
 import { notFound } from '../errors';
 import {
   checkAllowedTools,
+  checkToolMock,
   checkToolName,
   checkToolParameters,
   checkToolUrl,
@@ -30,6 +31,7 @@ import {
   TOOL_TIMEOUT_MIN_MS,
   updateTool,
 } from '../services/tools';
+import { TOOL_MOCK_LIMITS, type ToolMock } from '../shared/tool-mocks';
 import { idempotent } from './idempotency';
 import { listPage } from './lists';
 import { operation, operationsRouter } from './operations';
@@ -40,6 +42,35 @@ const urlField = z.string().trim().min(1, 'must not be empty').max(2048, 'must b
 const headersField = z
   .record(z.string(), z.string())
   .describe('Static headers sent with each request (an API key of yours); stored sealed, shown by name only.');
+
+const mockField = z
+  .strictObject({
+    rules: z
+      .array(
+        z.strictObject({
+          when: z
+            .record(z.string(), z.unknown())
+            .refine((w) => Object.keys(w).length > 0, 'must name at least one argument')
+            .describe(
+              "Arguments (named in the tool's `parameters`) and the values a call must have, each compared deeply.",
+            ),
+          result: z
+            .unknown()
+            .refine((v) => v !== undefined, 'is required')
+            .describe('What a matching call gets: a string as it is, any other JSON value as JSON text.'),
+        }),
+      )
+      .max(TOOL_MOCK_LIMITS.rules, `must list at most ${TOOL_MOCK_LIMITS.rules} rules`)
+      .optional()
+      .describe('Tried in order; the first whose `when` matches answers.'),
+    default: z
+      .unknown()
+      .optional()
+      .describe('What a call no rule matches gets (any JSON value); absent: a made-up result.'),
+  })
+  .describe(
+    `Replays only (\`fork\` mode, README "Replays of recorded calls"): what a mocked call of the tool gets when no recorded call had its arguments: the first rule whose \`when\` matches, else \`default\`, else a plausible result a model makes up. At most ${TOOL_MOCK_LIMITS.rules} rules and ${TOOL_MOCK_LIMITS.mockChars} characters of JSON in all. Never used on real calls.`,
+  );
 
 const httpFields = {
   name: nameField.describe('The name the model calls the tool by; unique among your tools in this mode.'),
@@ -73,6 +104,7 @@ const httpFields = {
     .describe(
       "Phone calls: hold each call of it until the caller says yes (bookings, payments). The assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the transcript). Default false.",
     ),
+  mock: mockField,
   metadata,
 };
 
@@ -98,6 +130,7 @@ export const createToolSchema = z.discriminatedUnion('type', [
     timeout_ms: httpFields.timeout_ms.optional(),
     speak_while_running: httpFields.speak_while_running.optional(),
     confirm: httpFields.confirm.optional(),
+    mock: httpFields.mock.optional(),
     metadata: metadata.optional(),
   }),
   z.strictObject({
@@ -109,11 +142,12 @@ export const createToolSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-/** `POST /v1/tools/{id}` of an http tool: any field; `headers` (replaced whole) and `speak_while_running` take null to clear. */
+/** `POST /v1/tools/{id}` of an http tool: any field; `headers` (replaced whole), `speak_while_running` and `mock` take null to clear. */
 export const updateHttpToolSchema = z.strictObject({
   ...z.object(httpFields).partial().shape,
   headers: headersField.nullable().optional(),
   speak_while_running: httpFields.speak_while_running.nullable().optional(),
+  mock: httpFields.mock.nullable().optional(),
 });
 
 /** `POST /v1/tools/{id}` of an MCP tool: any field; `headers` (replaced whole) and `allowed_tools` take null to clear. */
@@ -172,6 +206,7 @@ const createTool = operation({
             timeout_ms: body.timeout_ms ?? DEFAULT_TOOL_TIMEOUT_MS,
             speak_while_running: body.speak_while_running ?? null,
             confirm: body.confirm ?? null,
+            mock_json: body.mock ? checkToolMock(body.mock, body.parameters) : null,
             headers: body.headers ?? {},
             metadata: body.metadata ?? {},
           }
@@ -260,6 +295,12 @@ const updateToolOperation = operation({
       if (body.timeout_ms !== undefined) set.timeout_ms = body.timeout_ms;
       if (body.speak_while_running !== undefined) set.speak_while_running = body.speak_while_running;
       if (body.confirm !== undefined) set.confirm = body.confirm;
+      if (body.mock !== undefined)
+        set.mock_json = body.mock
+          ? checkToolMock(body.mock, body.parameters ?? JSON.parse(tool.parameters_json ?? '{}'))
+          : null;
+      else if (body.parameters !== undefined && tool.mock_json)
+        checkToolMock(JSON.parse(tool.mock_json) as ToolMock, body.parameters);
       metadataPatch = body.metadata;
     } else {
       const body = parseBody(updateMcpToolSchema, req.body);

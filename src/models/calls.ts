@@ -265,7 +265,7 @@ const callTurnSchema = new Schema(
     tool_outcome: { type: String, default: null },
     /** Tool turns: why (`interrupted`, `confirmation_required`, `not_confirmed`); null otherwise. */
     tool_outcome_reason: { type: String, default: null },
-    /** Tool turns of a mocked call: `recorded` or `generated` (src/shared/tool-mocks.ts); null: the tool ran. */
+    /** Tool turns of a mocked call: `recorded`, `mock_rule` or `generated` (src/shared/tool-mocks.ts); null: the tool ran. */
     tool_mocked: { type: String, default: null },
     /** What was replaced in `text` and the tool's arguments before they were stored, JSON `{card: n, …}`; null: nothing (or redaction off). */
     redaction_json: { type: String, default: null },

@@ -70,6 +70,8 @@ const replayCallSchema = new Schema(
   base,
 );
 replayCallSchema.index({ replay_id: 1, index: 1 });
+/** The replays of a recorded call (an erasure finds the calls forked from it). */
+replayCallSchema.index({ call_id: 1 });
 export const ReplayCall = mongoose.model('ReplayCall', replayCallSchema, 'replay_calls');
 export type ReplayCallDoc = InferSchemaType<typeof replayCallSchema>;
 
@@ -136,7 +138,8 @@ export interface ForkSummary {
   changed: boolean;
   status: { original: string; forked: string };
   end_reason: { original: string | null; forked: string | null };
-  tool_results: { recorded: number; generated: number };
+  /** The forked call's tool calls by how they were answered (`mock_rule` read as 0 from summaries stored before it). */
+  tool_results: { recorded: number; mock_rule: number; generated: number };
   verdict: { original: string | null; forked: string | null };
   /** The analyses' structured data of each call and the keys whose values differ (absent on older summaries). */
   structured_data?: {
@@ -178,8 +181,10 @@ const ForkObject = z
     status: pair(z.string()),
     end_reason: pair(z.string().nullable()),
     tool_results: z
-      .object({ recorded: z.number().int(), generated: z.number().int() })
-      .describe("The forked call's tool calls answered by a recorded result, and by a model's made-up one."),
+      .object({ recorded: z.number().int(), mock_rule: z.number().int(), generated: z.number().int() })
+      .describe(
+        "The forked call's tool calls answered by a recorded result, by the tool's `mock` rule or default, and by a model's made-up one.",
+      ),
     verdict: pair(z.enum(['pass', 'fail']).nullable()).describe(
       "The analysis plan's success verdict of each call; null without one.",
     ),
@@ -307,6 +312,7 @@ export function renderReplayCall(
   forkedId: string | null = null,
 ): ReplayCallObject {
   const summary = row?.summary_json ? (JSON.parse(row.summary_json) as ReplayCallSummary) : null;
+  if (summary?.fork) summary.fork.tool_results.mock_rule ??= 0; // stored before `mock` rules existed
   return {
     call_id: callId,
     forked_call_id: forkedId,

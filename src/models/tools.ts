@@ -16,6 +16,7 @@
  */
 import mongoose, { Schema, type InferSchemaType } from 'mongoose';
 import { z } from 'zod';
+import type { ToolMock } from '../shared/tool-mocks';
 import { schemaOptions as base, type WithId } from './store';
 import { apiObject, metadataObject, unix } from './wire';
 
@@ -46,6 +47,11 @@ const toolSchema = new Schema(
     speak_while_running: { type: String, default: null },
     /** http: true when a call of it runs only after the caller's spoken yes (src/workflows/call-heard.ts); null: false. */
     confirm: { type: Boolean, default: null },
+    /**
+     * http: the tool's `mock` (src/shared/tool-mocks.ts `ToolMock`) as JSON text (its `when` names the
+     * tool's arguments, which may be any key); null: none.
+     */
+    mock_json: { type: String, default: null },
     /** mcp: the server's Streamable HTTP address. */
     server_url: { type: String, default: null },
     /** mcp: the server's tools offered to the model (null: all of them). */
@@ -78,6 +84,25 @@ export async function findLiveTool(tenant: { orgId: string; livemode: boolean },
   const doc = (await Tool.findById(id).lean()) as ToolDoc | null;
   return doc && doc.org_id === tenant.orgId && doc.livemode === tenant.livemode && doc.deleted_ms == null ? doc : null;
 }
+
+/** A tool's `mock` as the API shows it (src/shared/tool-mocks.ts `ToolMock`). */
+export const ToolMockObject = z
+  .object({
+    rules: z
+      .array(
+        z.object({
+          when: z
+            .record(z.string(), z.unknown())
+            .describe('Arguments of the tool and their values; a call matches when each equals its own (deeply).'),
+          result: z.unknown().describe('What the call gets: a string as it is, any other JSON value as JSON text.'),
+        }),
+      )
+      .describe('Tried in order; the first whose `when` matches answers.'),
+    default: z.unknown().optional().describe('What a call no rule matches gets; absent: a made-up result.'),
+  })
+  .describe(
+    "What a mocked call of the tool (a `fork` replay's) gets when no recorded call had its arguments: the first matching rule's `result`, else `default`, else a plausible result a model makes up.",
+  );
 
 const toolCommon = {
   id: z.string().meta({ examples: ['tool_01jd5x2v7c0000000000000000'] }),
@@ -116,6 +141,7 @@ export const ToolObject = apiObject(
             .describe(
               "On phone calls, a call of it runs only after the caller's spoken yes in their next turn (bookings, payments).",
             ),
+          mock: ToolMockObject.nullable(),
           secret: z
             .string()
             .optional()
@@ -146,6 +172,9 @@ export const ToolObject = apiObject(
       },
     }),
 );
+
+/** A stored `mock` as the API shows it: `rules` always listed. */
+const renderMock = (m: ToolMock): z.output<typeof ToolMockObject> => ({ ...m, rules: m.rules ?? [] });
 
 /**
  * The tool object. `secret` is the opened signing secret, given only by the creation's answer; the
@@ -179,6 +208,7 @@ export function renderTool(doc: ToolDoc, secret?: string): z.output<typeof ToolO
     timeout_ms: doc.timeout_ms ?? 5000,
     speak_while_running: doc.speak_while_running ?? null,
     confirm: doc.confirm === true,
+    mock: doc.mock_json ? renderMock(JSON.parse(doc.mock_json) as ToolMock) : null,
     ...(secret !== undefined ? { secret } : {}),
   };
 }

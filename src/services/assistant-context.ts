@@ -17,6 +17,8 @@ export interface AssistantContextInput {
   orgId: string;
   livemode: boolean;
   agentId: string;
+  /** The agent's mode when it differs from the call's (a live agent's replayed call): its knowledge is read there. */
+  agentLivemode?: boolean;
   /** The contact, by id (calls) or by phone (conversations: the customer's number); neither for none. */
   contactId?: string | null;
   phone?: string | null;
@@ -57,7 +59,7 @@ export async function assistantContext(input: AssistantContextInput): Promise<As
   const tenant = { orgId: input.orgId, livemode: input.livemode };
   const [contact, index, agent] = await Promise.all([
     contactContext(tenant, { contactId: input.contactId, phone: input.phone }, RECORDS_CONTEXT_BUDGET),
-    knowledgeSearcher.index({ ...tenant, agentId: input.agentId }),
+    knowledgeSearcher.index({ ...tenant, livemode: input.agentLivemode ?? input.livemode, agentId: input.agentId }),
     Agent.findById(input.agentId).select({ knowledge_citations: 1 }).lean(),
   ]);
   const searched = index.size > 0 && input.query.trim() !== '';

@@ -28,7 +28,7 @@ import { Erasure, ErasureBatch, renderErasure } from '../models/erasures';
 import { Event } from '../models/events';
 import { IdempotencyRecord } from '../models/idempotency';
 import { Recording, recordingIdOf } from '../models/recordings';
-import { ReplayTurn } from '../models/replays';
+import { forkedCallId, Replay, ReplayCall, ReplayTurn } from '../models/replays';
 import { insertIfAbsent } from '../models/store';
 import { UsageRecord } from '../models/usage';
 import { settleUsageRow } from './usage-rollups';
@@ -195,6 +195,23 @@ async function eraseCall(temporal: Client, callId: string, phone: string, nowMs:
   await Call.updateOne({ _id: callId }, { $set: set });
 }
 
+/**
+ * The forked calls `fork` replays made of recorded call `callId` (src/services/replay-forks.ts), not yet
+ * erased: by its replay rows (index `{call_id}`) and their replays' mode.
+ */
+async function forkedCallsOf(callId: string): Promise<string[]> {
+  const rows = await ReplayCall.find({ call_id: callId }, { replay_id: 1, index: 1 }).lean();
+  const out: string[] = [];
+  for (const row of rows) {
+    const replay = await Replay.findById(row.replay_id, { mode: 1 }).lean();
+    if (replay?.mode !== 'fork') continue;
+    const id = forkedCallId(row.replay_id, callId, row.index);
+    const call = await Call.findById(id, { text_expired_ms: 1 }).lean();
+    if (call && call.text_expired_ms == null) out.push(id);
+  }
+  return out;
+}
+
 /** One batch of calls to or from the number (found by `{org_id, livemode, to}` then `{…, from}`). */
 async function eraseCalls(temporal: Client, b: ErasureBatchInput, commit: Commit): Promise<ErasureBatchResult> {
   const { person: p, nowMs } = b;
@@ -208,11 +225,15 @@ async function eraseCalls(temporal: Client, b: ErasureBatchInput, commit: Commit
       .limit(n)
       .lean()),
   ];
-  const ids = [...new Set(found.map((c) => c._id))];
+  const recorded = [...new Set(found.map((c) => c._id))];
+  // With each call, the test-mode calls `fork` replays made of it: the person's lines seeded their persona.
+  const ids = [...recorded, ...(await Promise.all(recorded.map(forkedCallsOf))).flat()];
   let counts: Partial<ErasureCounts> = {};
   for (const id of ids) counts = sum(counts, await callCounts(id));
   const result = await commit({ counts, more: found.length > 0 });
-  for (const id of ids) await eraseCall(temporal, id, p.phone, nowMs);
+  // Forks first: a batch redone after a crash finds the recorded call again only while it is not erased.
+  for (const id of ids.slice(recorded.length)) await eraseCall(temporal, id, p.phone, nowMs);
+  for (const id of recorded) await eraseCall(temporal, id, p.phone, nowMs);
   return result;
 }
 

@@ -8,22 +8,26 @@
  *   the goal they show (with the call's analysis summary when it has one) speaks; it may take a few turns
  *   more than the recorded caller did.
  * - The tools: mocked (src/shared/tool-mocks.ts) from the recorded call's tool turns: the same name and
- *   arguments get the recorded result, any other call a model's made-up result (`generated`); no tool
- *   with effects outside the call runs, no request reaches a tool's server.
+ *   arguments get the recorded result, else the tool's `mock` rule or default (`mock_rule`), any other
+ *   call a model's made-up result (`generated`); no tool with effects outside the call runs, no request
+ *   reaches a tool's server.
  * - The comparison (`summarizeForkedCall`): tool calls made and no longer made (by name), the transfer,
  *   the status and end reason, assistant characters, tokens and model cost of each call (their usage
  *   rows), and the analysis plan's verdict of each (the forked call's analysis runs as any test call's,
  *   after its end: `awaitForkedAnalysis` waits for it).
- * - Test mode only for now: the API refuses `fork` with a live key (the forked call belongs to the
- *   agent's mode and a live call would dial).
+ * - Always test mode: a replay of a live agent's calls (a live key) forks them as test-mode calls of the
+ *   organization (`agent_livemode`: the agent's tools and knowledge read in live mode), never dialed,
+ *   metered in test mode (never in live usage); the tools' `mock` rules are those of the agent's tools
+ *   when the forked call is built.
  */
 import { findLiveAgent } from '../models/agents';
+import { findLiveTool } from '../models/tools';
 import { Call, CallTurn } from '../models/calls';
 import { forkedCallId, Replay, type ForkSummary, type JudgeSide, type ReplayCallSummary } from '../models/replays';
 import { config } from '../config';
 import { modelCost } from '../pricing/costs';
 import { PERSONA_LIMITS, type CallWorkflowInput } from '../shared/calls';
-import { TOOL_MOCK_LIMITS, type RecordedToolResult } from '../shared/tool-mocks';
+import { TOOL_MOCK_LIMITS, type RecordedToolResult, type ToolMock } from '../shared/tool-mocks';
 import { agentAtVersion, loadVersion } from './agent-versions';
 import { aiDisclosureEnabled } from './ai-disclosure';
 import { newCallInput } from './calls';
@@ -112,10 +116,12 @@ export async function forkedCallInput(
   }
   const recorded = await recordedCall(callId);
   const verbatim = recorded.callerLines.slice(0, Math.max(0, (replay.from_turn ?? 1) - 1));
+  const version = agentAtVersion(agent, snapshot);
   const { dial_gate: _none, ...input } = newCallInput(
     forkedCallId(replayId, callId, index),
-    { ...tenant, aiDisclosure: await aiDisclosureEnabled(tenant) },
-    agentAtVersion(agent, snapshot),
+    // Always a test-mode call: never dialed, metered and shown in test mode, whatever the replay's key.
+    { orgId: replay.org_id, livemode: false, aiDisclosure: await aiDisclosureEnabled(tenant) },
+    version,
     {
       to: SCENARIO_CALL_TO,
       metadata: { replay: replayId, replayed_call: callId },
@@ -125,7 +131,24 @@ export async function forkedCallInput(
       },
     },
   );
-  return { ...input, simulation: { ...input.simulation!, caller: verbatim }, tool_mocks: { recorded: recorded.tools } };
+  const rules = await toolMockRules(tenant, version.tool_ids ?? []);
+  return {
+    ...input,
+    simulation: { ...input.simulation!, caller: verbatim },
+    tool_mocks: { recorded: recorded.tools, ...(rules.length ? { rules } : {}) },
+    ...(tenant.livemode ? { agent_livemode: true as const } : {}),
+  };
+}
+
+/** The `mock` of each of `toolIds` (the tenant's live http tools) that has one, by the tool's name. */
+async function toolMockRules(
+  tenant: { orgId: string; livemode: boolean },
+  toolIds: readonly string[],
+): Promise<{ name: string; mock: ToolMock }[]> {
+  const docs = await Promise.all(toolIds.map((id) => findLiveTool(tenant, id)));
+  return docs
+    .filter((d) => d?.type === 'http' && d.mock_json)
+    .map((d) => ({ name: d!.name, mock: JSON.parse(d!.mock_json!) as ToolMock }));
 }
 
 /** How long `awaitForkedAnalysis` waits for the forked call's analysis, and how often it looks (ms). */
@@ -190,6 +213,7 @@ export async function summarizeForkedCall(callId: string, forkedId: string): Pro
     end_reason: { original: original.end_reason ?? null, forked: forked.end_reason ?? null },
     tool_results: {
       recorded: turns.filter((t) => t.tool_mocked === 'recorded').length,
+      mock_rule: turns.filter((t) => t.tool_mocked === 'mock_rule').length,
       generated: turns.filter((t) => t.tool_mocked === 'generated').length,
     },
     verdict,

@@ -30,6 +30,7 @@ import { ApiError, invalidParam, notFound } from '../errors';
 import { newWebhookSecret } from '../providers/webhook-signing';
 import { openSecret, sealSecret } from '../secrets';
 import { idTime } from '../shared/ids';
+import { TOOL_MOCK_LIMITS, type ToolMock } from '../shared/tool-mocks';
 import { isToolName } from '../shared/tools';
 import { checkPublicHttpsUrl } from './webhooks';
 import { linearRegExpEngine, UnsupportedPatternError } from './linear-regexp';
@@ -243,6 +244,33 @@ export function checkToolParameters(value: Record<string, unknown>, root = 'para
 }
 
 /**
+ * Checks an http tool's `mock` (src/shared/tool-mocks.ts `ToolMock`; its shape is the API schema's):
+ * every rule's `when` names only arguments the tool's `parameters` lists in `properties`, and the whole is
+ * at most `TOOL_MOCK_LIMITS.mockChars` characters of JSON.
+ * @param parameters the tool's JSON Schema of its arguments (the request's, else the stored one)
+ * @returns the mock as stored (JSON text)
+ * @throws ApiError 400 `parameter_invalid` naming `mock` or `mock.rules[i].when.<argument>`
+ */
+export function checkToolMock(mock: ToolMock, parameters: Record<string, unknown>): string {
+  const text = JSON.stringify(mock);
+  if (text.length > TOOL_MOCK_LIMITS.mockChars)
+    throw invalidParam('mock', `Invalid mock: must be at most ${TOOL_MOCK_LIMITS.mockChars} characters of JSON.`);
+  const props = parameters.properties;
+  const known = props && typeof props === 'object' ? Object.keys(props) : [];
+  (mock.rules ?? []).forEach((rule, i) => {
+    for (const arg of Object.keys(rule.when)) {
+      const param = `mock.rules[${i}].when.${arg}`;
+      if (!known.includes(arg))
+        throw invalidParam(
+          param,
+          `Invalid ${param}: '${arg}' is not an argument of the tool (its parameters' properties).`,
+        );
+    }
+  });
+  return text;
+}
+
+/**
  * Checks static headers: names are HTTP tokens, none twice (in any case), none the service sets itself;
  * values without line breaks. Answers what is stored: the names as given and the sealed JSON (null for none).
  * @throws ApiError 400 `parameter_invalid` naming `headers` or `headers.<name>`
@@ -313,6 +341,8 @@ export type NewToolFields =
       speak_while_running: string | null;
       /** Held for the caller's yes on calls; null: false. */
       confirm?: boolean | null;
+      /** The `mock` of fork replays, JSON text (`checkToolMock`); null: none. */
+      mock_json?: string | null;
       headers: Record<string, string>;
       metadata: Record<string, string>;
     }
@@ -351,6 +381,7 @@ export async function insertTool(
     timeout_ms: rest.type === 'http' ? rest.timeout_ms : null,
     speak_while_running: rest.type === 'http' ? rest.speak_while_running : null,
     confirm: rest.type === 'http' ? (rest.confirm ?? null) : null,
+    mock_json: rest.type === 'http' ? (rest.mock_json ?? null) : null,
     server_url: rest.type === 'mcp' ? rest.server_url : null,
     allowed_tools: rest.type === 'mcp' ? rest.allowed_tools : null,
     ...sealHeaders(headers),

@@ -83,6 +83,8 @@ export interface AssistantContextIds {
   orgId: string;
   livemode: boolean;
   agentId: string;
+  /** The agent's mode when it differs from the call's (src/shared/calls.ts `agent_livemode`): its knowledge is read there. */
+  agentLivemode?: boolean;
   /**
    * A squad call after a hand-off: the version of `agentId` (the member's agent) that answers, so the
    * model requests' usage rows are the member's (src/activities/llm.ts); absent otherwise (the rows then

@@ -474,9 +474,16 @@ export interface CallWorkflowInput {
   /**
    * A call whose tools are mocked (a `fork` replay's call, src/shared/tool-mocks.ts): the organization's
    * tools and the built-in ones reaching outside the call are answered from these recorded results, else
-   * by a model's made-up result, and never run. Absent: tools run.
+   * by the tool's `mock` rule or default, else by a model's made-up result, and never run. Absent: tools run.
    */
   tool_mocks?: ToolMocks;
+  /**
+   * A test-mode call of a live agent (a `fork` replay started with a live key, src/services/replay-forks.ts):
+   * the agent's tools, connector installations and prompt knowledge are read in live mode, where they
+   * are; everything the call records (the call, its usage, its events) stays test-mode. Absent: the
+   * call's mode.
+   */
+  agent_livemode?: true;
 }
 
 /** The voicemail setting a call follows: its own, else its agent's, else none (src/shared/calls.ts `VoicemailSetting`). */

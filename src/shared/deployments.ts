@@ -41,4 +41,10 @@ export const PATCHES = {
    * the sideband died between its two signals). Runs started before 0.3.0 keep the workflow's path.
    */
   realtimeSidebandTools: 'svc-assistant@0.3.0:realtime-sideband-tools',
+  /**
+   * A mocked tool call (a `fork` replay's call, src/workflows/tool-mocks.ts) whose arguments no recorded
+   * call had is answered by the tool's `mock` rule or default when one applies (no `generateToolMock`
+   * activity). Calls whose history has no marker (run by a worker without it) keep asking the model.
+   */
+  toolMockRules: 'svc-assistant@0.3.0:tool-mock-rules',
 } as const;

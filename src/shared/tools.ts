@@ -375,9 +375,10 @@ export interface ToolCallRecord {
   reason?: ToolCallOutcomeReason;
   /**
    * A call answered by the call's `tool_mocks` instead of running (src/shared/tool-mocks.ts): `recorded`
-   * (the recorded result of the same arguments) or `generated` (a model's made-up result); absent: it ran.
+   * (the recorded result of the same arguments), `mock_rule` (the tool's `mock` rule or default) or
+   * `generated` (a model's made-up result); absent: it ran.
    */
-  mocked?: 'recorded' | 'generated';
+  mocked?: 'recorded' | 'mock_rule' | 'generated';
 }
 
 /** `ToolCallRecord.outcome` values. */

@@ -69,6 +69,7 @@ export class CallTools {
       livemode: input.livemode,
       agentId: input.agent.id,
       contactId: input.contactId ?? null,
+      ...(input.agent_livemode ? { agentLivemode: true } : {}),
     };
     this.form = input.campaign
       ? { definition: input.campaign.form, values: input.continuation?.formValues ?? null }
@@ -202,7 +203,7 @@ export class CallTools {
   resolve(): void {
     this.customTools = resolveCustomTools({
       orgId: this.input.orgId,
-      livemode: this.input.livemode,
+      livemode: this.input.agent_livemode ?? this.input.livemode,
       toolIds: this.agent.tool_ids,
       installationIds: this.agent.connector_installation_ids,
       reserved: offeredTools(

@@ -1,15 +1,23 @@
 /**
  * Mocked tool calls of a call with `tool_mocks` (a `fork` replay's call, src/shared/tool-mocks.ts): the
- * recorded result of the same arguments is served at once (no activity); any other call is answered by
+ * recorded result of the same arguments is served at once (no activity); else the tool's `mock` rule or
+ * default when one applies (at once too; gated by `PATCHES.toolMockRules`); any other call is answered by
  * the `generateToolMock` activity's made-up result (src/services/tool-mocks.ts), whose failure is a tool
  * error for the model. Never a request to the tool's server, never a built-in tool's outside effect.
  *
  * Deterministic workflow code: imports only `@temporalio/workflow`, src/shared and activity types.
  */
-import { isCancellation, proxyActivities } from '@temporalio/workflow';
+import { isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type * as toolMocks from '../activities/tool-mocks';
 import type { ToolCall } from '../shared/assistant';
-import { MOCKED_BUILT_IN_TOOLS, recordedResult, type ToolMocks } from '../shared/tool-mocks';
+import { PATCHES } from '../shared/deployments';
+import {
+  MOCKED_BUILT_IN_TOOLS,
+  mockRuleResult,
+  recordedResult,
+  type ToolMockKind,
+  type ToolMocks,
+} from '../shared/tool-mocks';
 import type { ToolCallRecord } from '../shared/tools';
 import { JUDGE_RETRY } from './retry';
 import type { ToolEffect } from './tools';
@@ -22,7 +30,8 @@ export const isMocked = (name: string, custom: boolean): boolean => custom || MO
 
 /**
  * Answers tool call `call` (key `key`) of call `callId` from `set`: the recorded result when one has its
- * name and arguments (`mocked: "recorded"`), else a made-up one (`mocked: "generated"`).
+ * name and arguments (`mocked: "recorded"`), else the tool's `mock` rule or default (`"mock_rule"`), else
+ * a made-up one (`"generated"`).
  * @param description the tool's description, for the made-up result
  */
 export async function mockedTool(
@@ -33,9 +42,14 @@ export async function mockedTool(
   description: string | null,
 ): Promise<{ effect: ToolEffect; record: ToolCallRecord }> {
   const startedMs = Date.now();
-  const recorded = recordedResult(set, call.name, call.arguments);
-  let text = recorded;
+  let text = recordedResult(set, call.name, call.arguments);
+  let mocked: ToolMockKind = 'recorded';
   if (text === null) {
+    const ruled = mockRuleResult(set, call.name, call.arguments);
+    if (ruled !== null && patched(PATCHES.toolMockRules)) [text, mocked] = [ruled, 'mock_rule'];
+  }
+  if (text === null) {
+    mocked = 'generated';
     try {
       ({ text } = await mocks.generateToolMock.executeWithOptions({ summary: `mock ${call.name} (${key})` }, [
         { callId, name: call.name, description, arguments: call.arguments },
@@ -52,7 +66,7 @@ export async function mockedTool(
       ok: !text.startsWith('Error:'),
       status: null,
       durationMs: Date.now() - startedMs,
-      mocked: recorded === null ? 'generated' : 'recorded',
+      mocked,
     },
   };
 }

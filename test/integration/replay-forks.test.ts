@@ -7,7 +7,8 @@
  * the recorded results are served for the same arguments, a new argument gets a made-up result marked
  * `generated`, the tool server gets no request, and the judge gives each call's verdict by the rubric. A
  * version's `replay_rubric` is the rubric of a replay that gives none (the judge and the comparer get it).
- * Bad input: `from_turn` without `fork`, `fork` live, an empty or too long `replay_rubric`.
+ * Bad input: `from_turn` without `fork`, an empty or too long `replay_rubric` (a live key's fork:
+ * test/integration/replay-fork-mocks.test.ts).
  */
 import { expect } from 'chai';
 import { CallTurn } from '../../src/models/calls';
@@ -102,7 +103,7 @@ describe('fork replays of recorded calls: persona callers, mocked tools', functi
       expect(more).to.deep.equal([]);
       expect(turn).to.include({ tool_name: 'lookup_order', text: JSON.stringify({ status: 'shipped' }) });
       expect(turn.tool_mocked).to.equal('recorded');
-      expect(replay.calls[i].summary.fork.tool_results).to.deep.equal({ recorded: 1, generated: 0 });
+      expect(replay.calls[i].summary.fork.tool_results).to.deep.equal({ recorded: 1, mock_rule: 0, generated: 0 });
       expect(replay.calls[i].summary.tool_calls).to.deep.equal({ added: [], removed: [] });
     }
     // The persona's new arguments: a made-up result, marked, from the model; still no request to the server.
@@ -117,7 +118,7 @@ describe('fork replays of recorded calls: persona callers, mocked tools', functi
     expect(new1.text).to.equal(`You said: ${made!.messages[1].content}`);
     expect(replay.calls[3].summary.fork).to.deep.include({
       changed: true,
-      tool_results: { recorded: 1, generated: 1 },
+      tool_results: { recorded: 1, mock_rule: 0, generated: 1 },
     });
     expect(replay.calls[3].summary.tool_calls.added).to.deep.equal(['lookup_order']);
     // The caller's first line said as recorded, then the persona (seeded by the recorded lines).
@@ -194,18 +195,12 @@ describe('fork replays of recorded calls: persona callers, mocked tools', functi
     expect(none).to.include({ rubric: null, rubric_source: null });
   });
 
-  it('bad input: from_turn without fork; fork with a live key', async () => {
+  it('bad input: from_turn without fork', async () => {
     const noFork = await request('POST', `/v1/agents/${t.agentId}/replays`, {
       key: t.testKey,
       body: { version: draft, from_turn: 2, call_ids: callIds },
     });
     expect(noFork.status).to.equal(400);
     expect(noFork.body.error.param).to.equal('from_turn');
-    const live = await request('POST', `/v1/agents/${t.agentId}/replays`, {
-      key: t.liveKey,
-      body: { version: draft, mode: 'fork', call_ids: callIds },
-    });
-    expect(live.status).to.equal(400);
-    expect(live.body.error.param).to.equal('mode');
   });
 });

@@ -69,6 +69,7 @@ describe('tools: custom tools as a resource', function () {
       timeout_ms: 5000,
       speak_while_running: 'Let me check that for you.',
       confirm: false,
+      mock: null,
       header_names: ['Authorization', 'X-Shop'],
       metadata: { team: 'support' },
       created: created.created,

@@ -219,6 +219,11 @@ describe('replay of recorded workflow histories', function () {
     expect(files).to.include.members(['replay-run-turn.json', 'replay-run-call.json']);
   });
 
+  it("has recorded a fork replay's call whose tools answer by their mock rules (RECORD_HISTORIES=1 on replay-fork-mocks.test.ts)", () => {
+    // A recorded result, a rule, a default and a made-up result: the `tool-mock-rules` patch marker.
+    expect(files).to.include('call-v030-fork-mock-rules.json');
+  });
+
   it('has a recorded auditRetentionWorkflow history (RECORD_HISTORIES=1 on audit.test.ts, issue 36 item 4)', () => {
     expect(files).to.include('audit-retention.json');
   });

@@ -177,7 +177,7 @@ describe('realtime sideband: signals to the workflow', () => {
       runs[0].answer({ ok: true, text: '{"status":"shipped"}', status: 200, durationMs: 40 });
       await tick();
       expect(outputsOf(s.socket)).to.deep.equal([
-        { type: 'function_call_output', call_id: 'call_1', output: '{"status":"shipped"}' },
+        { id: 'svc1_1', type: 'function_call_output', call_id: 'call_1', output: '{"status":"shipped"}' },
       ]);
       expect(s.socket.sent.at(-1)?.type).to.equal('response.create');
       expect(s.signals[1]).to.have.length(1);

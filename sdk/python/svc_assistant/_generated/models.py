@@ -111,61 +111,6 @@ class TransferDestination(BaseModel):
     ]
 
 
-class HttpTool(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    id: Annotated[str, Field(examples=['tool_01jd5x2v7c0000000000000000'])]
-    object: Literal['tool']
-    livemode: bool
-    name: Annotated[
-        str,
-        Field(
-            description='The name the model calls it by (http), or the name of the server (mcp).'
-        ),
-    ]
-    header_names: Annotated[
-        list[str],
-        Field(
-            description='The names of the static headers sent with each request; their values are never shown.'
-        ),
-    ]
-    metadata: Annotated[
-        dict[str, str], Field(description='Your key-value pairs (at most 50 keys).')
-    ]
-    created: Annotated[
-        int,
-        Field(
-            description='Unix time in seconds.',
-            ge=-9007199254740991,
-            le=9007199254740991,
-        ),
-    ]
-    type: Literal['http']
-    description: str
-    parameters: Annotated[
-        dict[str, Any],
-        Field(description='The JSON Schema of the arguments (an object schema).'),
-    ]
-    url: str
-    method: Literal['POST', 'GET']
-    timeout_ms: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
-    speak_while_running: str | None
-    confirm: Annotated[
-        bool,
-        Field(
-            description="On phone calls, a call of it runs only after the caller's spoken yes in their next turn (bookings, payments)."
-        ),
-    ]
-    secret: Annotated[
-        str | None,
-        Field(
-            description='Signs each request (`Svc-Signature`, as webhooks are signed). Only in the answer of the creation.',
-            examples=['whsec_5b0c2f…'],
-        ),
-    ] = None
-
-
 class McpTool(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -202,16 +147,6 @@ class McpTool(BaseModel):
         list[str] | None,
         Field(
             description="The server's tools offered to the model; null for all of them."
-        ),
-    ]
-
-
-class Tool(RootModel[HttpTool | McpTool]):
-    root: Annotated[
-        HttpTool | McpTool,
-        Field(
-            description="A custom tool the assistant may call: an HTTPS endpoint of yours (`http`) or the tools of a Model Context Protocol server (`mcp`). Static headers are shown by name only; an http tool's signing `secret` is shown once, at creation.",
-            discriminator='type',
         ),
     ]
 
@@ -1710,18 +1645,6 @@ class MessageTemplateList(BaseModel):
     url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
 
 
-class ToolList(BaseModel):
-    model_config = ConfigDict(
-        extra='allow',
-    )
-    object: Literal['list']
-    data: list[Tool]
-    has_more: Annotated[
-        bool, Field(description='True when more objects follow this page.')
-    ]
-    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
-
-
 class ConnectorInstallationList(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -2924,6 +2847,24 @@ class AccountQuotasAnalysisRerunsPerDay(BaseModel):
     ]
 
 
+class HttpToolMockRulesItem(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    when: Annotated[
+        dict[str, Any],
+        Field(
+            description='Arguments of the tool and their values; a call matches when each equals its own (deeply).'
+        ),
+    ]
+    result: Annotated[
+        Any,
+        Field(
+            description='What the call gets: a string as it is, any other JSON value as JSON text.'
+        ),
+    ]
+
+
 ByStatusAdditionalProperty = TypeAliasType(
     "ByStatusAdditionalProperty",
     Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)],
@@ -3609,6 +3550,7 @@ class ReplayCallsItemSummaryForkToolResults(BaseModel):
         extra='allow',
     )
     recorded: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    mock_rule: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
     generated: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
 
 
@@ -8634,6 +8576,22 @@ class AccountQuotas(BaseModel):
     ]
 
 
+class HttpToolMock(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    rules: Annotated[
+        list[HttpToolMockRulesItem],
+        Field(description='Tried in order; the first whose `when` matches answers.'),
+    ]
+    default: Annotated[
+        Any | None,
+        Field(
+            description='What a call no rule matches gets; absent: a made-up result.'
+        ),
+    ] = None
+
+
 class AnalysisPlan(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -10256,6 +10214,72 @@ class Account(BaseModel):
     dialing_permissions: DialingPermissions
 
 
+class HttpTool(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    id: Annotated[str, Field(examples=['tool_01jd5x2v7c0000000000000000'])]
+    object: Literal['tool']
+    livemode: bool
+    name: Annotated[
+        str,
+        Field(
+            description='The name the model calls it by (http), or the name of the server (mcp).'
+        ),
+    ]
+    header_names: Annotated[
+        list[str],
+        Field(
+            description='The names of the static headers sent with each request; their values are never shown.'
+        ),
+    ]
+    metadata: Annotated[
+        dict[str, str], Field(description='Your key-value pairs (at most 50 keys).')
+    ]
+    created: Annotated[
+        int,
+        Field(
+            description='Unix time in seconds.',
+            ge=-9007199254740991,
+            le=9007199254740991,
+        ),
+    ]
+    type: Literal['http']
+    description: str
+    parameters: Annotated[
+        dict[str, Any],
+        Field(description='The JSON Schema of the arguments (an object schema).'),
+    ]
+    url: str
+    method: Literal['POST', 'GET']
+    timeout_ms: Annotated[int, Field(ge=-9007199254740991, le=9007199254740991)]
+    speak_while_running: str | None
+    confirm: Annotated[
+        bool,
+        Field(
+            description="On phone calls, a call of it runs only after the caller's spoken yes in their next turn (bookings, payments)."
+        ),
+    ]
+    mock: HttpToolMock | None
+    secret: Annotated[
+        str | None,
+        Field(
+            description='Signs each request (`Svc-Signature`, as webhooks are signed). Only in the answer of the creation.',
+            examples=['whsec_5b0c2f…'],
+        ),
+    ] = None
+
+
+class Tool(RootModel[HttpTool | McpTool]):
+    root: Annotated[
+        HttpTool | McpTool,
+        Field(
+            description="A custom tool the assistant may call: an HTTPS endpoint of yours (`http`) or the tools of a Model Context Protocol server (`mcp`). Static headers are shown by name only; an http tool's signing `secret` is shown once, at creation.",
+            discriminator='type',
+        ),
+    ]
+
+
 class Analysis(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -11014,6 +11038,18 @@ class BulkCallResultList(BaseModel):
     url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
 
 
+class ToolList(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+    )
+    object: Literal['list']
+    data: list[Tool]
+    has_more: Annotated[
+        bool, Field(description='True when more objects follow this page.')
+    ]
+    url: Annotated[str, Field(description='The path of this list, e.g. `/v1/calls`.')]
+
+
 class KnowledgeDocumentList(BaseModel):
     model_config = ConfigDict(
         extra='allow',
@@ -11232,7 +11268,7 @@ class ReplayCallsItemSummaryFork(BaseModel):
     tool_results: Annotated[
         ReplayCallsItemSummaryForkToolResults,
         Field(
-            description="The forked call's tool calls answered by a recorded result, and by a model's made-up one."
+            description="The forked call's tool calls answered by a recorded result, by the tool's `mock` rule or default, and by a model's made-up one."
         ),
     ]
     verdict: Annotated[

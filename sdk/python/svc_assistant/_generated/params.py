@@ -310,6 +310,16 @@ class ListSquadVersionsParams(TypedDict, closed=True):
     ending_before: NotRequired[str]
 
 
+class Rule(TypedDict, closed=True):
+    when: dict[str, Any]
+    result: Any
+
+
+class Mock(TypedDict, closed=True):
+    rules: NotRequired[list[Rule]]
+    default: NotRequired[Any]
+
+
 class CreateToolParams1(TypedDict, closed=True):
     type: Literal['http']
     name: str
@@ -321,6 +331,7 @@ class CreateToolParams1(TypedDict, closed=True):
     timeout_ms: NotRequired[int]
     speak_while_running: NotRequired[str]
     confirm: NotRequired[bool]
+    mock: NotRequired[Mock]
     metadata: NotRequired[dict[str, str]]
 
 
@@ -345,6 +356,11 @@ class ListToolsParams(TypedDict, closed=True):
 SpeakWhileRunning: TypeAlias = str
 
 
+class Mock1(TypedDict, closed=True):
+    rules: NotRequired[list[Rule]]
+    default: NotRequired[Any]
+
+
 class UpdateToolParams1(TypedDict, closed=True):
     name: NotRequired[str]
     description: NotRequired[str]
@@ -355,6 +371,7 @@ class UpdateToolParams1(TypedDict, closed=True):
     timeout_ms: NotRequired[int]
     speak_while_running: NotRequired[SpeakWhileRunning | None]
     confirm: NotRequired[bool]
+    mock: NotRequired[Mock1 | None]
     metadata: NotRequired[dict[str, str]]
 
 

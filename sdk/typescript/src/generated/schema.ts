@@ -1959,7 +1959,7 @@ export interface paths {
         put?: never;
         /**
          * Replay recorded calls against an agent version
-         * @description Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). In `fork` mode (test keys) each call is played again as a new test-mode call (`forked_call_id`) with a persona caller and mocked tools, and compared as a whole (`summary.fork`). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope.
+         * @description Regenerates every assistant turn of the chosen calls with the given version (a draft too), from the recorded context up to that turn: the caller's real words and the recorded tool results. No tool runs and no phone rings. Each turn is compared with what was said (tool calls exactly, words by a comparer model and the rubric). In `fork` mode each call is played again as a new test-mode call (with a live key too) (`forked_call_id`) with a persona caller and mocked tools, and compared as a whole (`summary.fork`). Answers `running` at once; follow `GET /v1/agents/{id}/replays/{replay_id}` or the `replay.completed` event. Needs the `agents:write` scope.
          */
         post: operations["createReplay"];
         delete?: never;
@@ -2110,6 +2110,7 @@ export interface components {
             speak_while_running: string | null;
             /** @description On phone calls, a call of it runs only after the caller's spoken yes in their next turn (bookings, payments). */
             confirm: boolean;
+            mock: components["schemas"]["HttpToolMock"] | null;
             /**
              * @description Signs each request (`Svc-Signature`, as webhooks are signed). Only in the answer of the creation.
              * @example whsec_5b0c2f…
@@ -4092,6 +4093,12 @@ export interface components {
             start: string;
             end: string;
         };
+        HttpToolMock: {
+            /** @description Tried in order; the first whose `when` matches answers. */
+            rules: components["schemas"]["HttpToolMockRulesItem"][];
+            /** @description What a call no rule matches gets; absent: a made-up result. */
+            default?: unknown;
+        };
         UsageTotals: {
             calls: components["schemas"]["UsageTotalsCalls"];
             messages: components["schemas"]["UsageTotalsMessages"];
@@ -4757,6 +4764,14 @@ export interface components {
             /** @description Used today (UTC). */
             used: number;
         };
+        HttpToolMockRulesItem: {
+            /** @description Arguments of the tool and their values; a call matches when each equals its own (deeply). */
+            when: {
+                [key: string]: unknown;
+            };
+            /** @description What the call gets: a string as it is, any other JSON value as JSON text. */
+            result: unknown;
+        };
         UsageTotalsCalls: {
             count: number;
             answered: number;
@@ -5160,7 +5175,7 @@ export interface components {
             changed: boolean;
             status: components["schemas"]["ReplayCallsItemSummaryForkStatus"];
             end_reason: components["schemas"]["ReplayCallsItemSummaryForkEndReason"];
-            /** @description The forked call's tool calls answered by a recorded result, and by a model's made-up one. */
+            /** @description The forked call's tool calls answered by a recorded result, by the tool's `mock` rule or default, and by a model's made-up one. */
             tool_results: components["schemas"]["ReplayCallsItemSummaryForkToolResults"];
             /** @description The analysis plan's success verdict of each call; null without one. */
             verdict: components["schemas"]["ReplayCallsItemSummaryForkVerdict"];
@@ -5203,6 +5218,7 @@ export interface components {
         };
         ReplayCallsItemSummaryForkToolResults: {
             recorded: number;
+            mock_rule: number;
             generated: number;
         };
         ReplayCallsItemSummaryForkVerdict: {
@@ -10783,6 +10799,20 @@ export interface operations {
                     speak_while_running?: string;
                     /** @description Phone calls: hold each call of it until the caller says yes (bookings, payments). The assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the transcript). Default false. */
                     confirm?: boolean;
+                    /** @description Replays only (`fork` mode, README "Replays of recorded calls"): what a mocked call of the tool gets when no recorded call had its arguments: the first rule whose `when` matches, else `default`, else a plausible result a model makes up. At most 50 rules and 16000 characters of JSON in all. Never used on real calls. */
+                    mock?: {
+                        /** @description Tried in order; the first whose `when` matches answers. */
+                        rules?: {
+                            /** @description Arguments (named in the tool's `parameters`) and the values a call must have, each compared deeply. */
+                            when: {
+                                [key: string]: unknown;
+                            };
+                            /** @description What a matching call gets: a string as it is, any other JSON value as JSON text. */
+                            result: unknown;
+                        }[];
+                        /** @description What a call no rule matches gets (any JSON value); absent: a made-up result. */
+                        default?: unknown;
+                    };
                     metadata?: {
                         [key: string]: string;
                     };
@@ -11036,6 +11066,19 @@ export interface operations {
                     speak_while_running?: string | null;
                     /** @description Phone calls: hold each call of it until the caller says yes (bookings, payments). The assistant is told to ask; a yes in the caller's next turn runs it, anything else drops it (marked in the transcript). Default false. */
                     confirm?: boolean;
+                    mock?: {
+                        /** @description Tried in order; the first whose `when` matches answers. */
+                        rules?: {
+                            /** @description Arguments (named in the tool's `parameters`) and the values a call must have, each compared deeply. */
+                            when: {
+                                [key: string]: unknown;
+                            };
+                            /** @description What a matching call gets: a string as it is, any other JSON value as JSON text. */
+                            result: unknown;
+                        }[];
+                        /** @description What a call no rule matches gets (any JSON value); absent: a made-up result. */
+                        default?: unknown;
+                    } | null;
                     metadata?: {
                         [key: string]: string;
                     };
@@ -23852,7 +23895,7 @@ export interface operations {
                     /** @description The agent version to replay, a draft or a published one (404 naming `version` when it does not exist). */
                     version: number;
                     /**
-                     * @description `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork` (test keys): each call is played again as a new test-mode call of the version, never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else a made-up one), never run.
+                     * @description `turn` (the default): every assistant turn is regenerated from the recorded context up to it, and compared one to one. `fork`: each call is played again as a new test-mode call of the version (with a live key too), never dialed: the recorded caller's lines before `from_turn` as they were, then a persona caller seeded by them; the tools answered by mocks (the recorded result for the same arguments, else the tool's `mock` rule or default, else a made-up one), never run.
                      * @enum {string}
                      */
                     mode?: "turn" | "fork";
