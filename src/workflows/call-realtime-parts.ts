@@ -12,7 +12,7 @@ import type * as realtimeActivities from '../activities/realtime';
 import type { ToolCall } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
 import type { RecordedLatency, TurnLatency } from '../shared/latency';
-import type { SidebandToolResult } from '../shared/realtime';
+import type { SidebandToolResult, SidebandTools } from '../shared/realtime';
 import { spokenOpening } from '../shared/recording-consent';
 import type { ToolCallRecord } from '../shared/tools';
 import { DROPPED_BY_INTERRUPTION } from './call-heard';
@@ -102,3 +102,43 @@ export async function runHere(tools: CallTools, calls: { call: ToolCall; key: st
     }),
   );
 }
+
+/**
+ * The organization's tools of the call the sideband may run itself: those that need no confirmation,
+ * with what their requests carry and `keysFrom`, the rank of the next call's key (the calls the workflow
+ * has been told of); undefined when there are none.
+ */
+export async function sidebandTools(tools: CallTools, keysFrom: number): Promise<SidebandTools | undefined> {
+  const set = await tools.customToolSet(() => false);
+  const runnable = (set?.tools ?? []).filter((t) => !t.confirm);
+  return set && runnable.length ? { tools: runnable, context: set.context, keysFrom } : undefined;
+}
+
+/** Ringing the simulated leg, hanging up, redirecting a live call: 10 s per try, 3 tries. */
+export const realtimeCalls = proxyActivities<typeof realtimeActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: {
+    initialInterval: '500 milliseconds',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: ['RealtimeRedirectRefused'],
+  },
+});
+
+/**
+ * The accept: the caller is ringing meanwhile, so 2 tries 500 ms apart, then the pipeline takes the call;
+ * a refusal (4xx) is not retried.
+ */
+export const realtimeAccept = proxyActivities<typeof realtimeActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: { initialInterval: '500 milliseconds', maximumAttempts: 2, nonRetryableErrorTypes: ['RealtimeAcceptRefused'] },
+});
+
+/** Transfers by `refer`: 10 s per try, 3 tries; a refusal (permissions, no SIP address, a 4xx) is not retried. */
+export const realtimeRefer = proxyActivities<typeof realtimeActivities>({
+  startToCloseTimeout: '10 seconds',
+  retry: {
+    initialInterval: '500 milliseconds',
+    maximumAttempts: 3,
+    nonRetryableErrorTypes: ['RealtimeReferRefused', 'DestinationNotAllowed'],
+  },
+});

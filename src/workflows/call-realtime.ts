@@ -52,10 +52,8 @@ import {
   isCancellation,
   log,
   patched,
-  proxyActivities,
   sleep,
 } from '@temporalio/workflow';
-import type * as realtimeActivities from '../activities/realtime';
 import type { ToolCall } from '../shared/assistant';
 import type { CallWorkflowInput } from '../shared/calls';
 import { PATCHES } from '../shared/deployments';
@@ -70,12 +68,22 @@ import {
   type RealtimeOutputsReply,
   type RealtimeOutputsRequest,
   type SidebandToolResult,
-  type SidebandTools,
 } from '../shared/realtime';
 import { HANDOFF_TOOL_PREFIX } from '../shared/squads';
 import type { ToolCallRecord } from '../shared/tools';
 import { endsTheLine, speechEstimateMs } from './call-heard';
-import { droppedCall, realtimeGreeting, realtimeLatency, runHere, sideband, sidebandDone } from './call-realtime-parts';
+import {
+  droppedCall,
+  realtimeGreeting,
+  realtimeLatency,
+  runHere,
+  sideband,
+  sidebandDone,
+  sidebandTools,
+  realtimeAccept,
+  realtimeCalls,
+  realtimeRefer,
+} from './call-realtime-parts';
 import type { CallLine } from './call-line';
 import { realtimeHandOff, realtimeSessionInput, type RealtimeCallParts } from './call-realtime-squad';
 import type { CallSquad } from './call-squad';
@@ -86,25 +94,6 @@ import type { TurnLoop } from './call-turns';
 import { errorMessage } from './retry';
 import { applyTool, runCustomTool, type ToolEffect } from './tools';
 
-/** Ringing the simulated leg, hanging up, redirecting a live call: 10 s per try, 3 tries. */
-const realtimeCalls = proxyActivities<typeof realtimeActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: {
-    initialInterval: '500 milliseconds',
-    maximumAttempts: 3,
-    nonRetryableErrorTypes: ['RealtimeRedirectRefused'],
-  },
-});
-
-/**
- * The accept: the caller is ringing meanwhile, so 2 tries 500 ms apart, then the pipeline takes the call;
- * a refusal (4xx) is not retried.
- */
-const realtimeAccept = proxyActivities<typeof realtimeActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: { initialInterval: '500 milliseconds', maximumAttempts: 2, nonRetryableErrorTypes: ['RealtimeAcceptRefused'] },
-});
-
 /** How long OpenAI may take to announce the SIP leg once it is dialed (ms). */
 const INCOMING_TIMEOUT_MS = 30_000;
 /** A live call's goodbye: how long the model may speak before its `end_call` hangs the leg up (ms). */
@@ -112,16 +101,6 @@ const GOODBYE_MS = 3_000;
 /** Re-attaches of a dropped sideband socket per call, and the wait before the first (doubling after). */
 const MAX_REATTACHES = 3;
 const REATTACH_BACKOFF_MS = 1_000;
-
-/** Transfers by `refer`: 10 s per try, 3 tries; a refusal (permissions, no SIP address, a 4xx) is not retried. */
-const realtimeRefer = proxyActivities<typeof realtimeActivities>({
-  startToCloseTimeout: '10 seconds',
-  retry: {
-    initialInterval: '500 milliseconds',
-    maximumAttempts: 3,
-    nonRetryableErrorTypes: ['RealtimeReferRefused', 'DestinationNotAllowed'],
-  },
-});
 
 /** A realtime call's conversation: the SIP leg, the session's events, the function calls' outputs. */
 export class RealtimeEngine {
@@ -379,7 +358,9 @@ export class RealtimeEngine {
     const { input, record } = this;
     const interruptOnSpeech = input.agent.turn_taking?.interrupt_response !== false;
     for (let attach = 1; ; attach++) {
-      const tools = patched(PATCHES.realtimeSidebandTools) ? await this.sidebandTools() : undefined;
+      const tools = patched(PATCHES.realtimeSidebandTools)
+        ? await sidebandTools(this.tools, this.callsTold)
+        : undefined;
       try {
         await sideband(input)
           .attendRealtimeCall.executeWithOptions(
@@ -413,16 +394,6 @@ export class RealtimeEngine {
         await sleep(REATTACH_BACKOFF_MS * 2 ** (attach - 1));
       }
     }
-  }
-
-  /**
-   * The organization's tools of the call the sideband may run itself: those that need no confirmation,
-   * with what their requests carry and the rank of the next call's key; undefined when there are none.
-   */
-  private async sidebandTools(): Promise<SidebandTools | undefined> {
-    const set = await this.tools.customToolSet(() => false);
-    const tools = (set?.tools ?? []).filter((t) => !t.confirm);
-    return set && tools.length ? { tools, context: set.context, keysFrom: this.callsTold } : undefined;
   }
 
   /** One event of the session: a turn, the function calls of an answer, an error, the close. */
