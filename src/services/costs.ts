@@ -211,12 +211,18 @@ export async function recordedCallCost(
   if (!callRow || !own) return {};
   const call = await Call.findById(callId, { squad_id: 1, squad_version: 1, squad_member: 1 }).lean();
   if (!call?.squad_id) return { cost_json: JSON.stringify(own) };
-  const rows = await UsageRecord.find(
-    { subject_id: callId, kind: 'llm_request', squad_member: { $exists: true }, cost_total_micros: { $exists: true } },
-    COST_ROW_FIELDS,
-  )
-    .sort({ occurred_ms: 1, _id: 1 })
-    .lean();
+  // One call's rows (index `subject_id`), put in the order they were made here: no index sorts them.
+  const rows = (
+    await UsageRecord.find(
+      {
+        subject_id: callId,
+        kind: 'llm_request',
+        squad_member: { $exists: true },
+        cost_total_micros: { $exists: true },
+      },
+      COST_ROW_FIELDS,
+    ).lean()
+  ).sort((a, b) => a.occurred_ms - b.occurred_ms || String(a._id).localeCompare(String(b._id)));
   const version =
     call.squad_version != null
       ? await SquadVersion.findById(squadVersionId(call.squad_id, call.squad_version), { config_json: 1 }).lean()
