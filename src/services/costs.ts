@@ -220,7 +220,7 @@ export async function recordedCallCost(
         squad_member: { $exists: true },
         cost_total_micros: { $exists: true },
       },
-      COST_ROW_FIELDS,
+      { ...COST_ROW_FIELDS, occurred_ms: 1 },
     ).lean()
   ).sort((a, b) => a.occurred_ms - b.occurred_ms || String(a._id).localeCompare(String(b._id)));
   const version =
