@@ -55,6 +55,10 @@ export function sdkDocument(doc, names) {
       Object.entries(item).filter(([k, v]) => !METHODS.includes(k) || v.operationId in names),
     );
     if (METHODS.some((m) => kept[m])) out.paths[path] = kept;
+    // A summary the description repeats word for word is left out: one comment line less per operation.
+    for (const m of METHODS)
+      if (kept[m]?.summary && oneLine(kept[m].description).startsWith(kept[m].summary))
+        kept[m] = { ...kept[m], summary: undefined };
   }
   const seen = new Set();
   const walk = (x) => {

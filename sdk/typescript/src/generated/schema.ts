@@ -11,16 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List agents
-         * @description List agents. Needs the `agents:read` scope.
-         */
+        /** @description List agents. Needs the `agents:read` scope. */
         get: operations["listAgents"];
         put?: never;
-        /**
-         * Create an agent
-         * @description Create an agent. Needs the `agents:write` scope.
-         */
+        /** @description Create an agent. Needs the `agents:write` scope. */
         post: operations["createAgent"];
         delete?: never;
         options?: never;
@@ -35,10 +29,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve an agent
-         * @description Retrieve an agent. Needs the `agents:read` scope.
-         */
+        /** @description Retrieve an agent. Needs the `agents:read` scope. */
         get: operations["retrieveAgent"];
         put?: never;
         /**
@@ -83,10 +74,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve an agent version
-         * @description Retrieve an agent version. Needs the `agents:read` scope.
-         */
+        /** @description Retrieve an agent version. Needs the `agents:read` scope. */
         get: operations["retrieveAgentVersion"];
         put?: never;
         post?: never;
@@ -123,10 +111,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List squads
-         * @description List squads. Needs the `agents:read` scope.
-         */
+        /** @description List squads. Needs the `agents:read` scope. */
         get: operations["listSquads"];
         put?: never;
         /**
@@ -147,10 +132,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a squad
-         * @description Retrieve a squad. Needs the `agents:read` scope.
-         */
+        /** @description Retrieve a squad. Needs the `agents:read` scope. */
         get: operations["retrieveSquad"];
         put?: never;
         /**
@@ -195,10 +177,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a squad version
-         * @description Retrieve a squad version. Needs the `agents:read` scope.
-         */
+        /** @description Retrieve a squad version. Needs the `agents:read` scope. */
         get: operations["retrieveSquadVersion"];
         put?: never;
         post?: never;
@@ -235,10 +214,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List tools
-         * @description List tools. Needs the `agents:read` scope.
-         */
+        /** @description List tools. Needs the `agents:read` scope. */
         get: operations["listTools"];
         put?: never;
         /**
@@ -259,10 +235,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a tool
-         * @description Retrieve a tool. Needs the `agents:read` scope.
-         */
+        /** @description Retrieve a tool. Needs the `agents:read` scope. */
         get: operations["retrieveTool"];
         put?: never;
         /**
@@ -287,10 +260,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List calls
-         * @description List calls. Needs the `calls:read` scope.
-         */
+        /** @description List calls. Needs the `calls:read` scope. */
         get: operations["listCalls"];
         put?: never;
         /**
@@ -475,10 +445,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List knowledge documents
-         * @description List knowledge documents. Needs the `agents:read` scope.
-         */
+        /** @description List knowledge documents. Needs the `agents:read` scope. */
         get: operations["listKnowledgeDocuments"];
         put?: never;
         /**
@@ -519,10 +486,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a knowledge document
-         * @description Retrieve a knowledge document. Needs the `agents:read` scope.
-         */
+        /** @description Retrieve a knowledge document. Needs the `agents:read` scope. */
         get: operations["retrieveKnowledgeDocument"];
         put?: never;
         /**
@@ -530,10 +494,7 @@ export interface paths {
          * @description A new title, new text, or a new file (PDF, DOCX, HTML, Markdown, TXT or CSV, at most 20 MB, as `file_base64` + `filename` or a `multipart/form-data` upload with a `file` part): the same document, a new revision. Fields not given stay as they are. A web source (`url`, `sitemap_url`, `crawl`) is changed only by its crawls: 400 `parameter_invalid`. Needs the `agents:write` scope.
          */
         post: operations["updateKnowledgeDocument"];
-        /**
-         * Delete a knowledge document
-         * @description Delete a knowledge document. Needs the `agents:write` scope.
-         */
+        /** @description Delete a knowledge document. Needs the `agents:write` scope. */
         delete: operations["deleteKnowledgeDocument"];
         options?: never;
         head?: never;
@@ -547,10 +508,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List contacts
-         * @description List contacts. Needs the `contacts:read` scope.
-         */
+        /** @description List contacts. Needs the `contacts:read` scope. */
         get: operations["listContacts"];
         put?: never;
         /**
@@ -591,10 +549,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a contact
-         * @description Retrieve a contact. Needs the `contacts:read` scope.
-         */
+        /** @description Retrieve a contact. Needs the `contacts:read` scope. */
         get: operations["retrieveContact"];
         put?: never;
         post?: never;
@@ -615,10 +570,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List a contact's records
-         * @description List a contact's records. Needs the `records:read` scope.
-         */
+        /** @description List a contact's records. Needs the `records:read` scope. */
         get: operations["listContactRecords"];
         put?: never;
         post?: never;
@@ -675,10 +627,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List do-not-call numbers
-         * @description List do-not-call numbers. Needs the `contacts:read` scope.
-         */
+        /** @description List do-not-call numbers. Needs the `contacts:read` scope. */
         get: operations["listDoNotCallNumbers"];
         put?: never;
         /**
@@ -743,10 +692,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a message
-         * @description Retrieve a message. Needs the `messages:read` scope.
-         */
+        /** @description Retrieve a message. Needs the `messages:read` scope. */
         get: operations["retrieveMessage"];
         put?: never;
         post?: never;
@@ -763,10 +709,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List conversations
-         * @description List conversations. Needs the `messages:read` scope.
-         */
+        /** @description List conversations. Needs the `messages:read` scope. */
         get: operations["listConversations"];
         put?: never;
         post?: never;
@@ -783,10 +726,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a conversation
-         * @description Retrieve a conversation. Needs the `messages:read` scope.
-         */
+        /** @description Retrieve a conversation. Needs the `messages:read` scope. */
         get: operations["retrieveConversation"];
         put?: never;
         post?: never;
@@ -803,10 +743,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List a conversation's messages
-         * @description List a conversation's messages. Needs the `messages:read` scope.
-         */
+        /** @description List a conversation's messages. Needs the `messages:read` scope. */
         get: operations["listConversationMessages"];
         put?: never;
         post?: never;
@@ -825,10 +762,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Hand a conversation back to the assistant
-         * @description Hand a conversation back to the assistant. Needs the `messages:write` scope.
-         */
+        /** @description Hand a conversation back to the assistant. Needs the `messages:write` scope. */
         post: operations["resumeConversation"];
         delete?: never;
         options?: never;
@@ -863,10 +797,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List connected numbers
-         * @description List connected numbers. Needs the `phone_numbers:read` scope.
-         */
+        /** @description List connected numbers. Needs the `phone_numbers:read` scope. */
         get: operations["listPhoneNumbers"];
         put?: never;
         /**
@@ -887,10 +818,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a connected number
-         * @description Retrieve a connected number. Needs the `phone_numbers:read` scope.
-         */
+        /** @description Retrieve a connected number. Needs the `phone_numbers:read` scope. */
         get: operations["retrievePhoneNumber"];
         put?: never;
         /**
@@ -898,10 +826,7 @@ export interface paths {
          * @description Only the fields given change; null clears `agent_id`, `squad_id`, `inbound_webhook_url`, `inbound_webhook_timeout_ms`, `overflow_to`. Setting `agent_id` clears `squad_id` and the other way round (both: 400 naming `squad_id`). Needs the `phone_numbers:write` scope.
          */
         post: operations["updatePhoneNumber"];
-        /**
-         * Release a bought number, or detach an imported or simulated one
-         * @description Release a bought number, or detach an imported or simulated one. Needs the `phone_numbers:write` scope.
-         */
+        /** @description Release a bought number, or detach an imported or simulated one. Needs the `phone_numbers:write` scope. */
         delete: operations["deletePhoneNumber"];
         options?: never;
         head?: never;
@@ -935,10 +860,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List caller IDs
-         * @description List caller IDs. Needs the `phone_numbers:read` scope.
-         */
+        /** @description List caller IDs. Needs the `phone_numbers:read` scope. */
         get: operations["listCallerIds"];
         put?: never;
         /**
@@ -959,17 +881,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a caller ID
-         * @description Retrieve a caller ID. Needs the `phone_numbers:read` scope.
-         */
+        /** @description Retrieve a caller ID. Needs the `phone_numbers:read` scope. */
         get: operations["retrieveCallerId"];
         put?: never;
         post?: never;
-        /**
-         * Delete a caller ID
-         * @description Delete a caller ID. Needs the `phone_numbers:write` scope.
-         */
+        /** @description Delete a caller ID. Needs the `phone_numbers:write` scope. */
         delete: operations["deleteCallerId"];
         options?: never;
         head?: never;
@@ -983,10 +899,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List SIP trunks
-         * @description List SIP trunks. Needs the `phone_numbers:read` scope.
-         */
+        /** @description List SIP trunks. Needs the `phone_numbers:read` scope. */
         get: operations["listSipTrunks"];
         put?: never;
         /**
@@ -1007,10 +920,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a SIP trunk
-         * @description Retrieve a SIP trunk. Needs the `phone_numbers:read` scope.
-         */
+        /** @description Retrieve a SIP trunk. Needs the `phone_numbers:read` scope. */
         get: operations["retrieveSipTrunk"];
         put?: never;
         /**
@@ -1018,10 +928,7 @@ export interface paths {
          * @description Only the fields given change; null clears `username`, `password`, `name`, `agent_id`, `squad_id`. `numbers` replaces the set (numbers left out are released); `agent_id` or `squad_id` is set on every number of the trunk (setting one clears the other; both: 400 naming `squad_id`); a new `termination_uri` is given to the live Connection Policy. A refusal changes nothing. Needs the `phone_numbers:write` scope.
          */
         post: operations["updateSipTrunk"];
-        /**
-         * Delete a SIP trunk and release its numbers
-         * @description Delete a SIP trunk and release its numbers. Needs the `phone_numbers:write` scope.
-         */
+        /** @description Delete a SIP trunk and release its numbers. Needs the `phone_numbers:write` scope. */
         delete: operations["deleteSipTrunk"];
         options?: never;
         head?: never;
@@ -1035,16 +942,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List WhatsApp templates
-         * @description List WhatsApp templates. Needs the `messages:read` scope.
-         */
+        /** @description List WhatsApp templates. Needs the `messages:read` scope. */
         get: operations["listMessageTemplates"];
         put?: never;
-        /**
-         * Register a WhatsApp template
-         * @description Register a WhatsApp template. Needs the `messages:write` scope.
-         */
+        /** @description Register a WhatsApp template. Needs the `messages:write` scope. */
         post: operations["createMessageTemplate"];
         delete?: never;
         options?: never;
@@ -1059,10 +960,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a WhatsApp template
-         * @description Retrieve a WhatsApp template. Needs the `messages:read` scope.
-         */
+        /** @description Retrieve a WhatsApp template. Needs the `messages:read` scope. */
         get: operations["retrieveMessageTemplate"];
         put?: never;
         post?: never;
@@ -1139,10 +1037,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List a connector's versions
-         * @description List a connector's versions. Needs the `connectors:read` scope.
-         */
+        /** @description List a connector's versions. Needs the `connectors:read` scope. */
         get: operations["listConnectorVersions"];
         put?: never;
         /**
@@ -1163,10 +1058,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List connectors
-         * @description List connectors. Needs the `connectors:read` scope.
-         */
+        /** @description List connectors. Needs the `connectors:read` scope. */
         get: operations["listConnectors"];
         put?: never;
         post?: never;
@@ -1183,10 +1075,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a connector
-         * @description Retrieve a connector. Needs the `connectors:read` scope.
-         */
+        /** @description Retrieve a connector. Needs the `connectors:read` scope. */
         get: operations["retrieveConnector"];
         put?: never;
         post?: never;
@@ -1203,10 +1092,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a connector version
-         * @description Retrieve a connector version. Needs the `connectors:read` scope.
-         */
+        /** @description Retrieve a connector version. Needs the `connectors:read` scope. */
         get: operations["retrieveConnectorVersion"];
         put?: never;
         post?: never;
@@ -1243,10 +1129,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List publisher keys
-         * @description List publisher keys. Needs the `connectors:read` scope.
-         */
+        /** @description List publisher keys. Needs the `connectors:read` scope. */
         get: operations["listPublisherKeys"];
         put?: never;
         /**
@@ -1267,10 +1150,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a publisher key
-         * @description Retrieve a publisher key. Needs the `connectors:read` scope.
-         */
+        /** @description Retrieve a publisher key. Needs the `connectors:read` scope. */
         get: operations["retrievePublisherKey"];
         put?: never;
         post?: never;
@@ -1291,10 +1171,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List connector installations
-         * @description List connector installations. Needs the `connectors:read` scope.
-         */
+        /** @description List connector installations. Needs the `connectors:read` scope. */
         get: operations["listConnectorInstallations"];
         put?: never;
         /**
@@ -1315,10 +1192,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a connector installation
-         * @description Retrieve a connector installation. Needs the `connectors:read` scope.
-         */
+        /** @description Retrieve a connector installation. Needs the `connectors:read` scope. */
         get: operations["retrieveConnectorInstallation"];
         put?: never;
         /**
@@ -1343,10 +1217,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List campaigns
-         * @description List campaigns. Needs the `calls:read` scope.
-         */
+        /** @description List campaigns. Needs the `calls:read` scope. */
         get: operations["listBulkCalls"];
         put?: never;
         /**
@@ -1367,10 +1238,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a campaign
-         * @description Retrieve a campaign. Needs the `calls:read` scope.
-         */
+        /** @description Retrieve a campaign. Needs the `calls:read` scope. */
         get: operations["retrieveBulkCall"];
         put?: never;
         post?: never;
@@ -1467,10 +1335,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List forms
-         * @description List forms. Needs the `calls:read` scope.
-         */
+        /** @description List forms. Needs the `calls:read` scope. */
         get: operations["listForms"];
         put?: never;
         /**
@@ -1491,10 +1356,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a form
-         * @description Retrieve a form. Needs the `calls:read` scope.
-         */
+        /** @description Retrieve a form. Needs the `calls:read` scope. */
         get: operations["retrieveForm"];
         put?: never;
         post?: never;
@@ -1511,10 +1373,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List events
-         * @description List events. Needs the `events:read` scope.
-         */
+        /** @description List events. Needs the `events:read` scope. */
         get: operations["listEvents"];
         put?: never;
         post?: never;
@@ -1531,10 +1390,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve an event and its deliveries
-         * @description Retrieve an event and its deliveries. Needs the `events:read` scope.
-         */
+        /** @description Retrieve an event and its deliveries. Needs the `events:read` scope. */
         get: operations["retrieveEvent"];
         put?: never;
         post?: never;
@@ -1571,10 +1427,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List webhook endpoints
-         * @description List webhook endpoints. Needs the `webhooks:read` scope.
-         */
+        /** @description List webhook endpoints. Needs the `webhooks:read` scope. */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
@@ -1595,21 +1448,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a webhook endpoint
-         * @description Retrieve a webhook endpoint. Needs the `webhooks:read` scope.
-         */
+        /** @description Retrieve a webhook endpoint. Needs the `webhooks:read` scope. */
         get: operations["retrieveWebhookEndpoint"];
         put?: never;
-        /**
-         * Update a webhook endpoint
-         * @description Update a webhook endpoint. Needs the `webhooks:write` scope.
-         */
+        /** @description Update a webhook endpoint. Needs the `webhooks:write` scope. */
         post: operations["updateWebhookEndpoint"];
-        /**
-         * Delete a webhook endpoint
-         * @description Delete a webhook endpoint. Needs the `webhooks:write` scope.
-         */
+        /** @description Delete a webhook endpoint. Needs the `webhooks:write` scope. */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
@@ -1643,10 +1487,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List an endpoint's delivery attempts
-         * @description List an endpoint's delivery attempts. Needs the `webhooks:read` scope.
-         */
+        /** @description List an endpoint's delivery attempts. Needs the `webhooks:read` scope. */
         get: operations["listWebhookDeliveryAttempts"];
         put?: never;
         post?: never;
@@ -1755,10 +1596,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve an audit entry
-         * @description Retrieve an audit entry. Needs the `audit:read` scope.
-         */
+        /** @description Retrieve an audit entry. Needs the `audit:read` scope. */
         get: operations["retrieveAuditEvent"];
         put?: never;
         post?: never;
@@ -1795,10 +1633,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List a call's analyses
-         * @description List a call's analyses. Needs the `calls:read` scope.
-         */
+        /** @description List a call's analyses. Needs the `calls:read` scope. */
         get: operations["listCallAnalyses"];
         put?: never;
         post?: never;
@@ -1835,10 +1670,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List a conversation's analyses
-         * @description List a conversation's analyses. Needs the `messages:read` scope.
-         */
+        /** @description List a conversation's analyses. Needs the `messages:read` scope. */
         get: operations["listConversationAnalyses"];
         put?: never;
         post?: never;
@@ -1855,10 +1687,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List an agent's test suites
-         * @description List an agent's test suites. Needs the `agents:read` scope.
-         */
+        /** @description List an agent's test suites. Needs the `agents:read` scope. */
         get: operations["listTestSuites"];
         put?: never;
         /**
@@ -1879,10 +1708,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a test suite
-         * @description Retrieve a test suite. Needs the `agents:read` scope.
-         */
+        /** @description Retrieve a test suite. Needs the `agents:read` scope. */
         get: operations["retrieveTestSuite"];
         put?: never;
         /**
@@ -1907,10 +1733,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List a test suite's runs
-         * @description List a test suite's runs. Needs the `agents:read` scope.
-         */
+        /** @description List a test suite's runs. Needs the `agents:read` scope. */
         get: operations["listTestSuiteRuns"];
         put?: never;
         /**
@@ -1931,10 +1754,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Retrieve a test suite run
-         * @description Retrieve a test suite run. Needs the `agents:read` scope.
-         */
+        /** @description Retrieve a test suite run. Needs the `agents:read` scope. */
         get: operations["retrieveTestSuiteRun"];
         put?: never;
         post?: never;
@@ -1951,10 +1771,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * List an agent's replays
-         * @description List an agent's replays. Needs the `agents:read` scope.
-         */
+        /** @description List an agent's replays. Needs the `agents:read` scope. */
         get: operations["listReplays"];
         put?: never;
         /**
