@@ -158,33 +158,8 @@ export function countCost(fields: CostFields, livemode: boolean): void {
   for (const [component, micros] of parts) if (micros) costOfComponent.inc({ component, mode }, micros);
 }
 
-/**
- * A conversation's cost so far: the sum of its model requests' recorded costs (its `llm_request` rows,
- * index `{subject_id}`; its analyses apart); null when none was recorded.
- */
-export async function conversationCost(conversationId: string): Promise<CostView | null> {
-  const rows = await UsageRecord.find(
-    { subject_id: conversationId, kind: 'llm_request' },
-    {
-      cost_total_micros: 1,
-      cost_telephony_micros: 1,
-      cost_model_micros: 1,
-      cost_recording_micros: 1,
-      cost_platform_micros: 1,
-      cost_incomplete: 1,
-      cost_source: 1,
-    },
-  ).lean();
-  return sumCostOfRows(rows);
-}
-
-/** The fields of a usage row `recordedCallCost` reads. */
-const COST_ROW_FIELDS = {
-  squad_member: 1,
-  agent_id: 1,
-  agent_version: 1,
-  prompt_tokens: 1,
-  completion_tokens: 1,
+/** The cost fields of a usage row (`costOfRow`, `sumCostOfRows`), as a projection. */
+const COST_FIELDS = {
   cost_total_micros: 1,
   cost_telephony_micros: 1,
   cost_model_micros: 1,
@@ -192,6 +167,25 @@ const COST_ROW_FIELDS = {
   cost_platform_micros: 1,
   cost_incomplete: 1,
   cost_source: 1,
+} as const;
+
+/**
+ * A conversation's cost so far: the sum of its model requests' recorded costs (its `llm_request` rows,
+ * index `{subject_id}`; its analyses apart); null when none was recorded.
+ */
+export async function conversationCost(conversationId: string): Promise<CostView | null> {
+  const rows = await UsageRecord.find({ subject_id: conversationId, kind: 'llm_request' }, COST_FIELDS).lean();
+  return sumCostOfRows(rows);
+}
+
+/** The fields of a usage row `recordedCallCost` reads: its cost, and whose it is. */
+const COST_ROW_FIELDS = {
+  squad_member: 1,
+  agent_id: 1,
+  agent_version: 1,
+  prompt_tokens: 1,
+  completion_tokens: 1,
+  ...COST_FIELDS,
 } as const;
 
 /**

@@ -372,7 +372,8 @@ async function searchKnowledge(context: AssistantContextIds, asked: string): Pro
   try {
     ({ hits } = await knowledge.searchKnowledge({
       orgId: context.orgId,
-      livemode: context.livemode,
+      // A replay's fork of a live agent is a test-mode call reading the agent's live knowledge.
+      livemode: context.agentLivemode ?? context.livemode,
       agentId: context.agentId,
       query,
       limit: SEARCH_TOOL_CHUNKS,

@@ -6,7 +6,8 @@
  * - a fork replay where new arguments hit a rule, one the default, one a tool with no default (made up):
  *   each tool turn marked `recorded`, `mock_rule` or `generated`, the tool server asked nothing;
  * - a live key's fork replay of a live agent's calls: the forked calls are test-mode calls, simulated,
- *   never dialed, metered in test mode only (no live usage row), the live tools' `mock` rules served;
+ *   never dialed, metered in test mode only (no live usage row), the live tools' `mock` rules served,
+ *   the live agent's knowledge searched;
  * - the erasure of the recorded call's caller erases the forked calls made of it.
  * With RECORD_HISTORIES=1 the forked call's history is written to test/replay/histories/.
  */
@@ -217,6 +218,59 @@ describe('fork replays: tool mock rules, live keys, metering and erasure', funct
     const usage = await request('GET', '/v1/usage', { key: t.liveKey });
     expect(usage.status, JSON.stringify(usage.body)).to.equal(200);
     expect(usage.body.totals.calls.count).to.equal(0);
+  });
+
+  it("a live key's fork searches the live agent's knowledge, not the test mode's", async () => {
+    const live = await request('POST', '/v1/agents', {
+      key: t.liveKey,
+      body: { name: 'Live knowledge', instructions: 'You sell shoes.' },
+    });
+    expect(live.status, JSON.stringify(live.body)).to.equal(200);
+    const doc = await request('POST', '/v1/knowledge', {
+      key: t.liveKey,
+      body: { agent_id: live.body.id, title: 'Laces', text: 'Our laces are woven from recycled ocean nylon.' },
+    });
+    expect(doc.status, JSON.stringify(doc.body)).to.equal(200);
+    // The recorded call: a test call whose caller, from turn 2, asks the assistant to search.
+    const recorded = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: {
+        to: '+14155550302',
+        agent_id: t.agentId,
+        simulation: {
+          caller: ['Hello.', 'FAKE_PERSONA: unused | TOOLONCE search_knowledge {"query":"laces nylon"} | BYE Bye now.'],
+        },
+      },
+    });
+    expect(recorded.status, JSON.stringify(recorded.body)).to.equal(200);
+    expect((await waitForCall(t.testKey, recorded.body.id, undefined, 60_000)).status).to.equal('completed');
+    const liveCallId = newId('call');
+    const callDoc = (await Call.findById(recorded.body.id).lean())!;
+    await Call.collection.insertOne({
+      ...callDoc,
+      _id: liveCallId,
+      livemode: true,
+      agent_id: live.body.id,
+      agent_version: live.body.version,
+    } as never);
+    const turns = await CallTurn.find({ call_id: recorded.body.id }).lean();
+    await CallTurn.collection.insertMany(
+      turns.map((x) => ({ ...x, _id: callTurnId(liveCallId, x.seq), call_id: liveCallId })) as never[],
+    );
+    const created = await request('POST', `/v1/agents/${live.body.id}/replays`, {
+      key: t.liveKey,
+      body: { version: live.body.version, mode: 'fork', from_turn: 2, call_ids: [liveCallId] },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(200);
+    const replay = await waitForReplay(t.liveKey, live.body.id, created.body.id);
+    const forkedId = replay.calls[0].forked_call_id;
+    expect((await Call.findById(forkedId).lean())?.livemode).to.equal(false);
+    // The forked (test-mode) call's search found the live document.
+    const search = (await toolTurns(forkedId)).find((x) => x.tool_name === 'search_knowledge');
+    expect(search, 'the forked call searched').to.not.equal(undefined);
+    expect(search!.text).to.contain('recycled ocean nylon');
+    const found = JSON.parse(search!.knowledge_json ?? '[]') as { document: string }[];
+    expect(found.map((k) => k.document)).to.deep.equal([doc.body.id]);
   });
 
   it("erasure of the recorded call's caller erases the calls forked from it", async () => {
