@@ -257,8 +257,14 @@ export async function setConversationAgent(input: {
   agentId: string;
   /** A squad takes the conversation over (`POST /v1/messages` `squad_id`): its start member answers next. */
   squad?: { id: string; start: string };
+  /** The agent takes the conversation over from its squad (`POST /v1/messages` `agent_id`): no squad answers. */
+  endsSquad?: boolean;
 }): Promise<void> {
-  const squad = input.squad ? { squad_id: input.squad.id, squad_member: input.squad.start, squad_handoffs: 0 } : {};
+  const squad = input.squad
+    ? { squad_id: input.squad.id, squad_member: input.squad.start, squad_handoffs: 0 }
+    : input.endsSquad
+      ? { squad_id: null, squad_member: null, squad_handoffs: 0 }
+      : {};
   await Conversation.updateOne({ _id: input.conversationId }, { $set: { agent_id: input.agentId, ...squad } });
   // Another agent's version is picked on its first turn (the same agent keeps its version).
   await Conversation.updateOne(

@@ -45,7 +45,9 @@ export const sendMessageSchema = z
       .string()
       .min(1)
       .optional()
-      .describe("The agent that answers the conversation from now on (else its own, or the number's)."),
+      .describe(
+        "The agent that answers the conversation from now on, alone: a squad answering it stops (else its own agent answers, or the number's).",
+      ),
     squad_id: z
       .string()
       .min(1)

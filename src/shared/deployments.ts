@@ -47,4 +47,10 @@ export const PATCHES = {
    * activity). Calls whose history has no marker (run by a worker without it) keep asking the model.
    */
   toolMockRules: 'svc-assistant@0.3.0:tool-mock-rules',
+  /**
+   * `conversationWorkflow`: an outbound message naming `agent_id` while a squad answers the conversation
+   * ends the squad's run (its member and hand-offs cleared, the agent answers alone from the next turn),
+   * even when the agent is the answering member's. Runs whose history has no marker keep the squad.
+   */
+  messageAgentEndsSquad: 'svc-assistant@0.3.0:message-agent-ends-squad',
 } as const;

@@ -18,6 +18,7 @@ import {
   allHandlersFinished,
   condition,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   workflowInfo,
@@ -26,6 +27,7 @@ import type * as conversations from '../activities/conversations';
 import type * as messagingActivities from '../activities/messaging';
 import { systemPrompt, type ChatMessage } from '../shared/assistant';
 import type { ToolCallEntry } from '../shared/conversations';
+import { PATCHES } from '../shared/deployments';
 import { newId } from '../shared/ids';
 import {
   chatMessageOf,
@@ -456,9 +458,10 @@ export class ConversationSession {
 
   /**
    * Sends an outbound message once (`sendMessage`; a send that fails for 10 minutes marks it `failed` with
-   * `provider_unavailable`), switching the conversation's agent first when the message names another, or
-   * its squad when it names one the conversation does not have (a path no earlier run takes: messages
-   * never named a squad before).
+   * `provider_unavailable`), switching the conversation's agent first when the message names another (or
+   * names one while a squad answers: the squad's run ends, `PATCHES.messageAgentEndsSquad`), or its squad
+   * when it names one the conversation does not have (a path no earlier run takes: messages never named
+   * a squad before).
    */
   private async send(m: OutboundMessageInput): Promise<void> {
     if (this.seenSet.has(m.messageId)) return; // the same request signalled twice
@@ -470,10 +473,15 @@ export class ConversationSession {
         const change = { conversationId: this.input.conversationId, agentId: m.agentId, squad: m.squad };
         await this.exclusive(() => store.setConversationAgent(change));
       }
-    } else if (m.agentId && m.agentId !== this.agentId) {
-      this.agentId = m.agentId;
-      const change = { conversationId: this.input.conversationId, agentId: m.agentId };
-      await this.exclusive(() => store.setConversationAgent(change));
+    } else if (m.agentId) {
+      // Naming an agent ends the squad's run of the conversation (runs before 0.3.0 kept the squad).
+      const endsSquad = this.squad !== null && patched(PATCHES.messageAgentEndsSquad);
+      if (m.agentId !== this.agentId || endsSquad) {
+        this.agentId = m.agentId;
+        if (endsSquad) this.squad = null;
+        const change = { conversationId: this.input.conversationId, agentId: m.agentId, endsSquad };
+        await this.exclusive(() => store.setConversationAgent(change));
+      }
     }
     try {
       await messaging.sendMessage({ conversation: this.ref, message: m });

@@ -3,8 +3,9 @@
  * model requests priced at its own model's price, the parts adding up to the call's cost, and `GET
  * /v1/usage?agent_id=…` charging each member's agent its part); `squad_id` on `POST /v1/messages` (a new
  * conversation, and an existing one switched to the squad, then handed off) and on SIP trunks (the trunk's
- * inbound calls run as squad calls), with the same refusals as `POST /v1/calls`; and a squad conversation
- * that continues as new keeping the member answering it.
+ * inbound calls run as squad calls), with the same refusals as `POST /v1/calls`; a squad conversation
+ * that continues as new keeping the member answering it; and one whose squad stops answering when a
+ * message names an agent.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -266,6 +267,47 @@ describe('squads: cost per member, squad_id on messages and SIP trunks, a conver
     expect(conv).to.include({ squad_id: squad, squad_member: 'booking', agent_id: booking });
     const all = await messagesOf(t.testKey, doc._id);
     expect(all.filter((m) => m.author === 'handoff')).to.have.length(1);
+  });
+
+  it("ends a squad's run of a conversation when a message names an agent, even the answering member's", async () => {
+    const from = customerNumber();
+    const started = await post('/v1/messages', {
+      channel: 'sms',
+      to: from,
+      text: 'The desk is here.',
+      squad_id: squad,
+    });
+    expect(started.status, JSON.stringify(started.body)).to.equal(200);
+    const conversationId = started.body.conversation_id;
+    expect((await get(`/v1/conversations/${conversationId}`)).body).to.include({
+      squad_id: squad,
+      agent_id: reception,
+    });
+    // The start member's own agent, named: the squad stops answering, the agent answers alone.
+    const named = await post('/v1/messages', {
+      channel: 'sms',
+      to: from,
+      text: 'Reception only now.',
+      agent_id: reception,
+    });
+    expect(named.status, JSON.stringify(named.body)).to.equal(200);
+    await eventually(
+      async () => ((await get(`/v1/conversations/${conversationId}`)).body.squad_id === null ? true : null),
+      'the squad no longer answers',
+    );
+    await inbound(t.testKey, { channel: 'sms', from, text: 'Anyone there?' });
+    await waitForMessages(t.testKey, conversationId, 1, (m) => m.text === 'You said: Anyone there?');
+    const prompt = h()
+      .llm.requests.filter((r) => r.user === conversationId)
+      .pop()!;
+    expect(String(prompt.messages[0].content)).to.include('RECEPTION prompt.');
+    const offered = (prompt.tools ?? []).map((x: { function: { name: string } }) => x.function.name);
+    expect(offered, 'no hand-off to a member offered').to.not.include('handoff_to_booking');
+    expect((await get(`/v1/conversations/${conversationId}`)).body).to.include({
+      squad_id: null,
+      squad_member: null,
+      agent_id: reception,
+    });
   });
 
   it('takes squad_id on SIP trunks: the trunk’s inbound calls run as squad calls and hand off', async () => {

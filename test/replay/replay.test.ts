@@ -64,6 +64,10 @@ describe('replay of recorded workflow histories', function () {
     ]);
   });
 
+  it("has a recorded conversationWorkflow history of a squad's conversation ended by a message naming an agent", () => {
+    expect(files).to.include('conversation-v030-squad-agent-message.json');
+  });
+
   it('has recorded callWorkflow histories of voicemail', () => {
     expect(files.filter((f) => f.startsWith('call-'))).to.include.members([
       'call-voicemail.json',

@@ -11,7 +11,10 @@
  *   callback (the assistant promises a callback with `schedule_callback`), take-over (a person
  *   takes an open conversation over with `POST /v1/conversations/{id}/handoff`, and resumes it),
  *   lanes (a burst of three messages in the run's first task: the lanes' local activities one at a time),
- *   quiet-handoff (a hand-over with no text: the tool call recorded on the customer's message)
+ *   quiet-handoff (a hand-over with no text: the tool call recorded on the customer's message),
+ *   v030-squad-continued (a conversation switched to a squad, handed off, continued as new; and the next
+ *   run), v030-squad-agent-message (a squad's conversation whose squad stops answering when a message
+ *   names an agent)
  *
  *   npm run record-histories   (records every workflow's histories)
  *
@@ -396,6 +399,43 @@ async function main(): Promise<void> {
         await waitForMessages(key, doc._id, 1, (x) => x.text === 'You said: Still there?');
         await idle(doc.key);
         return { workflowId: doc.key, runId: handedRun, next: true };
+      },
+      // A squad's conversation (started by a message naming the squad) whose squad stops answering when a
+      // message names its start member's agent (`PATCHES.messageAgentEndsSquad`); the agent answers alone.
+      'v030-squad-agent-message': async () => {
+        const agentId = (await request('POST', '/v1/agents', { key, body: { name: 'Front', instructions: 'Front.' } }))
+          .body.id;
+        const squad = await request('POST', '/v1/squads', {
+          key,
+          body: {
+            name: 'Front desk',
+            members: [
+              {
+                name: 'front',
+                agent_id: agentId,
+                handoffs: [{ to: 'back', description: 'Anything else.', context: 'all' }],
+              },
+              { name: 'back', agent_id: t.agentId },
+            ],
+            start: 'front',
+          },
+        });
+        if (squad.status !== 200) throw new Error(JSON.stringify(squad.body));
+        const from = customerNumber();
+        const first = await send({ channel: 'sms', to: from, text: 'The desk is here.', squad_id: squad.body.id });
+        if (first.status !== 200) throw new Error(JSON.stringify(first.body));
+        const named = await send({ channel: 'sms', to: from, text: 'Front only now.', agent_id: agentId });
+        if (named.status !== 200) throw new Error(JSON.stringify(named.body));
+        await inbound(key, { channel: 'sms', from, text: 'Anyone there?' });
+        await waitForMessages(key, first.body.conversation_id, 1, (x) => x.text === 'You said: Anyone there?');
+        const workflowId = conversationWorkflowIds({
+          orgId: t.orgId,
+          livemode: false,
+          channel: 'sms',
+          customerNumber: from,
+        })[0];
+        await idle(workflowId);
+        return { workflowId };
       },
       web: async () => {
         // The browser widget's chat: two visitor messages and their answers, each logged for the stream.
