@@ -50,6 +50,7 @@ import {
   FUSION_CANDIDATES,
   KNOWLEDGE_LIMITS,
   KnowledgeSearcher,
+  knowledgeVersion,
   rankIndex,
   textContent,
   type KnowledgeIndex,
@@ -273,6 +274,14 @@ async function main(): Promise<void> {
       embedMs.push(performance.now() - t);
       queryVectors.push(Float32Array.from(v));
     }
+    // The version read each search starts with (FerretDB over loopback TCP; the head and the next change row).
+    const versionMs: number[] = [];
+    const seen = await knowledgeVersion(scope.agentId);
+    for (let i = 0; i < queries.length; i++) {
+      const t = performance.now();
+      await knowledgeVersion(scope.agentId, seen);
+      versionMs.push(performance.now() - t);
+    }
     const indexMs = queries.map((q, i) => {
       const t = performance.now();
       index.rank(q, 5, { vector: queryVectors[i] });
@@ -307,12 +316,12 @@ async function main(): Promise<void> {
     const h = ms(hybridMs);
     const b = ms(bm25Ms);
     console.log(
-      `  end to end incl. query embedding (warm searchKnowledge: version read, query embedding over loopback HTTP, search, top 5), ${queries.length} searches: hybrid p50 ${h.p50} ms, p95 ${h.p95} ms, p99 ${h.p99} ms (target p95 ≤ 30 ms); bm25 only p50 ${b.p50} ms, p95 ${b.p95} ms; in-memory BM25 p95 ${ms(memMs).p95} ms`,
+      `  end to end incl. query embedding (warm searchKnowledge: version read and query embedding over loopback HTTP side by side, then the search, top 5), ${queries.length} searches: hybrid p50 ${h.p50} ms, p95 ${h.p95} ms, p99 ${h.p99} ms (target p95 ≤ 30 ms); bm25 only p50 ${b.p50} ms, p95 ${b.p95} ms; in-memory BM25 p95 ${ms(memMs).p95} ms`,
     );
     const ix = ms(indexMs);
     const em = ms(embedMs);
     console.log(
-      `  search (index), hybrid, given the query's embedding: p50 ${ix.p50} ms, p95 ${ix.p95} ms, p99 ${ix.p99} ms; in-memory BM25 p50 ${ms(memMs).p50} ms, p95 ${ms(memMs).p95} ms; vector alone (HNSW) p50 ${ms(vectorMs).p50} ms, p95 ${ms(vectorMs).p95} ms; query embedding alone p50 ${em.p50} ms, p95 ${em.p95} ms`,
+      `  search (index), hybrid, given the query's embedding: p50 ${ix.p50} ms, p95 ${ix.p95} ms, p99 ${ix.p99} ms; in-memory BM25 p50 ${ms(memMs).p50} ms, p95 ${ms(memMs).p95} ms; vector alone (HNSW) p50 ${ms(vectorMs).p50} ms, p95 ${ms(vectorMs).p95} ms; query embedding alone p50 ${em.p50} ms, p95 ${em.p95} ms; version read alone p50 ${ms(versionMs).p50} ms, p95 ${ms(versionMs).p95} ms`,
     );
     console.log(
       JSON.stringify({
@@ -327,6 +336,7 @@ async function main(): Promise<void> {
         index_hybrid_ms: ix,
         index_vector_ms: ms(vectorMs),
         query_embedding_ms: em,
+        version_read_ms: ms(versionMs),
       }),
     );
   } finally {

@@ -1179,21 +1179,32 @@ async function changedDocuments(agentId: string, from: number, to: number): Prom
  * (a full rebuild when those rows are gone); updates of one agent's index run one after the other.
  */
 export class KnowledgeSearcher {
-  /** Per agent: the greatest version read, and the index as of the last update asked for. */
+  /**
+   * Per agent: the greatest version read, the index as of the last update asked for, and whether the
+   * last index an update gave held vectors (a hint for `find`: the query's embedding is started early).
+   */
   private readonly cache = new Map<
     string,
-    { seen: number; latest: Promise<{ version: number; index: KnowledgeIndex }> }
+    { seen: number; latest: Promise<{ version: number; index: KnowledgeIndex }>; vectors: boolean }
   >();
 
   constructor(private readonly maxAgents = 200) {}
 
+  /** The cache key: a change of embedding model makes other indexes (vectors of two models are not comparable). */
+  private key(scope: AgentScope): string {
+    return `${scope.orgId}|${scope.livemode}|${scope.agentId}|${embeddingModel() ?? ''}`;
+  }
+
   /** The agent's index, reflecting at least every change answered before this call. */
   async index(scope: AgentScope): Promise<KnowledgeIndex> {
-    // A change of embedding model makes other indexes: vectors of two models are not comparable.
-    const key = `${scope.orgId}|${scope.livemode}|${scope.agentId}|${embeddingModel() ?? ''}`;
+    const key = this.key(scope);
     const cached = this.cache.get(key);
     const version = await knowledgeVersion(scope.agentId, cached?.seen ?? 0);
-    const entry = cached ?? { seen: 0, latest: Promise.resolve({ version: -1, index: new KnowledgeIndex([]) }) };
+    const entry = cached ?? {
+      seen: 0,
+      latest: Promise.resolve({ version: -1, index: new KnowledgeIndex([]) }),
+      vectors: false,
+    };
     entry.seen = Math.max(entry.seen, version);
     const next = entry.latest
       .catch(() => ({ version: -1, index: new KnowledgeIndex([]) }))
@@ -1210,12 +1221,27 @@ export class KnowledgeSearcher {
     this.cache.delete(key); // re-insert: most recently used last
     this.cache.set(key, entry);
     while (this.cache.size > this.maxAgents) this.cache.delete(this.cache.keys().next().value!);
-    return (await next).index;
+    const { index } = await next;
+    entry.vectors = index.vectorCount > 0;
+    return index;
   }
 
-  /** The `limit` best chunks of the agent's knowledge for `query`, and how they were ranked (`rankIndex`). */
+  /**
+   * The `limit` best chunks of the agent's knowledge for `query`, and how they were ranked (`rankIndex`).
+   * When an embedding model is configured and the agent's cached index held vectors at its last update,
+   * the query's embedding is asked at once, side by side with the version read and the index update (two
+   * waits overlapped instead of one after the other); the answer is the same as `rankIndex`'s on the
+   * updated index: an embedding that fails falls back to BM25 with its warning, and one the updated index
+   * turns out not to need (no vectors left) is dropped unused. A first search of an agent (no cached
+   * index) and an agent without vectors embed after the update, as `rankIndex` does: nothing is asked of
+   * the embedding server for an index that holds no vectors.
+   */
   async find(scope: AgentScope & { query: string; limit?: number }): Promise<KnowledgeSearchResult> {
-    return rankIndex(await this.index(scope), scope.query, scope.limit ?? 5);
+    const early =
+      this.cache.get(this.key(scope))?.vectors && embeddingModel() && scope.query.trim()
+        ? embedQuery(scope.query)
+        : undefined;
+    return rankIndex(await this.index(scope), scope.query, scope.limit ?? 5, 'hybrid', FUSION_CANDIDATES, early);
   }
 
   /** The hits of `find`. */
@@ -1224,13 +1250,33 @@ export class KnowledgeSearcher {
   }
 }
 
+/** A query's embedding (unit length; null when no model is configured), or why it could not be had. */
+export type QueryEmbedding = { vector: Float32Array | null } | { error: unknown };
+
+/**
+ * Embeds a search query (`embedTexts`: at most `KNOWLEDGE_LIMITS.maxQueryCharacters` characters, 2
+ * attempts of 1.5 s, `QUERY_EMBEDDING`). The promise never rejects: a failure is its `error`, judged
+ * where the embedding is used (`rankIndex`), so an embedding started early and left unused (the index
+ * held no vectors after all) is no unhandled rejection and logs nothing.
+ */
+export function embedQuery(query: string): Promise<QueryEmbedding> {
+  const asked = query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters);
+  return embedTexts([asked], QUERY_EMBEDDING).then(
+    (vectors) => ({ vector: vectors?.[0] ? Float32Array.from(vectors[0]) : null }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 /**
  * Searches an agent's index (`KnowledgeIndex.rank`): when an embedding model is configured and the index
- * holds vectors, the query is embedded first (`embedTexts`, retried) and the rankings are fused
+ * holds vectors, the query is embedded first (`embedQuery`, retried) and the rankings are fused
  * (`hybrid`); when the query cannot be embedded, BM25 alone answers (`bm25`) and a warning is logged, so
  * a flaky embedding server never leaves a caller without knowledge.
  * @param mode `vector`: nearest neighbours only (the benchmark)
  * @param candidates chunks each ranking gives the fusion (default `FUSION_CANDIDATES`; the benchmark varies it)
+ * @param embedding the query's embedding already asked (`embedQuery` of this `query`, `KnowledgeSearcher.find`);
+ *   used only when the index holds vectors, else the query is embedded here when needed
+ * @throws whatever else than `EmbeddingUnavailableError` embedding the query threw (a bug, not the server)
  */
 export async function rankIndex(
   index: KnowledgeIndex,
@@ -1238,17 +1284,14 @@ export async function rankIndex(
   limit: number,
   mode: 'hybrid' | 'vector' = 'hybrid',
   candidates = FUSION_CANDIDATES,
+  embedding?: Promise<QueryEmbedding>,
 ): Promise<KnowledgeSearchResult> {
   let vector: Float32Array | null = null;
   if (index.vectorCount > 0 && embeddingModel() && query.trim()) {
-    try {
-      const asked = query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters);
-      const [v] = (await embedTexts([asked], QUERY_EMBEDDING)) ?? [];
-      vector = v ? Float32Array.from(v) : null;
-    } catch (err) {
-      if (!(err instanceof EmbeddingUnavailableError)) throw err;
-      logger.warn('knowledge query not embedded; searching by BM25 only', { error: err.message });
-    }
+    const embedded = await (embedding ?? embedQuery(query));
+    if ('vector' in embedded) vector = embedded.vector;
+    else if (!(embedded.error instanceof EmbeddingUnavailableError)) throw embedded.error;
+    else logger.warn('knowledge query not embedded; searching by BM25 only', { error: embedded.error.message });
   }
   return index.rank(query, limit, { vector, mode, candidates });
 }
