@@ -845,6 +845,12 @@ const PREFIX_MIN_CHARACTERS = 4;
 const FUZZY_MIN_CHARACTERS = 6;
 const FUZZY_DISTANCE = 0.15;
 
+/** A query's BM25 ranking by `KnowledgeIndex.words`: ids and scores, best first, and the index's updates then. */
+export interface WordRanking {
+  updates: number;
+  ranking: { id: string; score: number }[];
+}
+
 /**
  * An in-memory BM25 index over chunks (MiniSearch), built once per agent and then kept in step with the
  * store by replacing the chunks of the documents that changed (`replaceDocuments`).
@@ -858,6 +864,8 @@ export class KnowledgeIndex {
   private readonly df = new Map<string, number>();
   /** The chunks' embeddings (those that have one). */
   private readonly vectors = new VectorIndex();
+  /** Updates made (`replaceDocuments`): a BM25 ranking made before one is stale (`words`). */
+  private updates = 0;
 
   constructor(chunks: IndexedChunk[]) {
     this.engine = new MiniSearch<IndexedChunk>({
@@ -892,6 +900,7 @@ export class KnowledgeIndex {
    * still exist): a replaced or deleted document is gone from the next search.
    */
   replaceDocuments(documents: Iterable<string>, chunks: IndexedChunk[]): void {
+    this.updates++;
     for (const document of documents) {
       const ids = this.byDocument.get(document) ?? [];
       if (ids.length) this.engine.discardAll(ids);
@@ -935,25 +944,42 @@ export class KnowledgeIndex {
    * it, BM25 alone (`bm25`). BM25: a query of stop words only finds nothing; terms in most chunks are
    * dropped when the query has rarer ones (see `MAX_QUERY_TERM_SHARE`); frequent terms score only the
    * chunks the query's least frequent terms match (`commonTerms`).
+   *
+   * `opts.words`: this query's BM25 ranking already made (`words(query, n)`, n ≥ `limit` and ≥ the
+   * candidates), e.g. while the query's embedding was awaited; its first `limit` are the BM25 answer and
+   * its first candidates the fused ranking's, as if ranked here (BM25's best n begin with its best m < n).
+   * One made before an update of this index since (`replaceDocuments`) is not used: ranked again.
    */
   rank(
     query: string,
     limit = 5,
-    opts: { vector?: Float32Array | null; mode?: 'hybrid' | 'vector'; candidates?: number } = {},
+    opts: {
+      vector?: Float32Array | null;
+      mode?: 'hybrid' | 'vector';
+      candidates?: number;
+      words?: WordRanking;
+    } = {},
   ): KnowledgeSearchResult {
     const candidates = Math.max(limit, opts.candidates ?? FUSION_CANDIDATES);
     const vector = opts.vector && opts.vector.length === this.vectors.dimensions ? opts.vector : null;
-    if (!vector || this.vectors.size === 0) return { hits: this.search(query, limit), retrieval: 'bm25' };
+    const made = opts.words?.updates === this.updates ? opts.words.ranking : undefined;
+    const words = (n: number) => made?.slice(0, n) ?? this.bm25(query, n);
+    if (!vector || this.vectors.size === 0)
+      return { hits: words(limit).map((r) => this.hit(r.id, r.score)), retrieval: 'bm25' };
     const near = this.vectors.search(vector, opts.mode === 'vector' ? limit : candidates);
     if (opts.mode === 'vector') return { hits: near.map((n) => this.hit(n.id, n.similarity)), retrieval: 'vector' };
-    const words = this.bm25(query, candidates).map((r) => r.id);
-    const fused = reciprocalRankFusion([words, near.map((n) => n.id)]).slice(0, limit);
+    const fused = reciprocalRankFusion([words(candidates).map((r) => r.id), near.map((n) => n.id)]).slice(0, limit);
     return { hits: fused.map((f) => this.hit(f.id, f.score, 100_000)), retrieval: 'hybrid' };
   }
 
   /** The `limit` best chunks for `query` by BM25 alone, best first (see `rank`). */
   search(query: string, limit = 5): KnowledgeHit[] {
     return this.bm25(query, limit).map((r) => this.hit(r.id, r.score));
+  }
+
+  /** The ids and BM25 scores of the `limit` best chunks for `query`, best first, for `rank`'s `words`. */
+  words(query: string, limit: number): WordRanking {
+    return { updates: this.updates, ranking: this.bm25(query, limit) };
   }
 
   private bm25(query: string, limit: number): { id: string; score: number }[] {
@@ -1287,13 +1313,17 @@ export async function rankIndex(
   embedding?: Promise<QueryEmbedding>,
 ): Promise<KnowledgeSearchResult> {
   let vector: Float32Array | null = null;
+  let words: WordRanking | undefined;
   if (index.vectorCount > 0 && embeddingModel() && query.trim()) {
-    const embedded = await (embedding ?? embedQuery(query));
+    const asked = embedding ?? embedQuery(query);
+    // BM25 ranks while the embedding server works (this thread is free until its answer is read).
+    if (mode === 'hybrid') words = index.words(query, Math.max(limit, candidates));
+    const embedded = await asked;
     if ('vector' in embedded) vector = embedded.vector;
     else if (!(embedded.error instanceof EmbeddingUnavailableError)) throw embedded.error;
     else logger.warn('knowledge query not embedded; searching by BM25 only', { error: embedded.error.message });
   }
-  return index.rank(query, limit, { vector, mode, candidates });
+  return index.rank(query, limit, { vector, mode, candidates, words });
 }
 
 /**
