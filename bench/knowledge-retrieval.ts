@@ -10,7 +10,8 @@
  * Embeddings come from the fake OpenAI server's deterministic model (test/support/fake-embeddings.ts) over
  * loopback HTTP, served from a worker thread (bench/fake-llm-thread.ts: an embedding server is another
  * process in a deployment; BENCH_EMBEDDING_INLINE=1 serves it from the benchmark's own event loop, as
- * runs before 2026-12-01 did), or from a real server when BENCH_EMBEDDING_MODEL (with
+ * runs before 2026-12-01 did; BENCH_EMBEDDING_DELAY_MS=20 has each answer wait 20 ms, as a remote model
+ * would), or from a real server when BENCH_EMBEDDING_MODEL (with
  * OPENAI_EMBEDDING_BASE_URL / OPENAI_EMBEDDING_API_KEY, else OPENAI_BASE_URL / OPENAI_API_KEY) is set.
  *
  * Latency: the warm end-to-end search (`KnowledgeSearcher.find`: the version read and the query's
@@ -64,7 +65,7 @@ import {
 } from '../src/services/knowledge';
 import { embedTexts } from '../src/providers/embeddings';
 import { startFakeLlm } from '../test/support/fake-llm';
-import { startFakeLlmThread } from './fake-llm-thread';
+import { benchEmbeddingDelayMs, startFakeLlmThread } from './fake-llm-thread';
 import { fakeEmbedding } from '../test/support/fake-embeddings';
 import {
   distractor,
@@ -265,7 +266,13 @@ async function main(): Promise<void> {
   const target = Math.max(500, Number(process.env.BENCH_CHUNKS ?? 50_000));
   const others = Math.max(0, Number(process.env.BENCH_OTHER_CHUNKS ?? 20_000));
   const { files, questions, pairs } = await labelledSet(Math.max(150, Number(process.env.BENCH_LABELLED ?? 160)));
-  const llm = process.env.BENCH_EMBEDDING_INLINE === '1' ? await startFakeLlm() : await startFakeLlmThread();
+  const inline = process.env.BENCH_EMBEDDING_INLINE === '1';
+  const startInline = async () => {
+    const fake = await startFakeLlm();
+    fake.embeddingDelayMs = benchEmbeddingDelayMs();
+    return fake;
+  };
+  const llm = inline ? await startInline() : await startFakeLlmThread();
   const realModel = process.env.BENCH_EMBEDDING_MODEL;
   const base = loadConfig({ ...process.env, PORT: '0' });
   const withModel = {
@@ -350,7 +357,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ');
     console.log(
-      `knowledge retrieval: embedding server ${process.env.BENCH_EMBEDDING_INLINE === '1' ? 'on this event loop' : 'on a worker thread'}; ${index.size} chunks (${index.vectorCount} with ${index.vectorDimensions}-dimension embeddings by ${config().openaiEmbeddingModel}) in ${ids.size} documents of one agent, ${others} chunks of 2 other agents in the store; node ${process.version}, ${os.cpus().length} CPUs, load ${load}`,
+      `knowledge retrieval: embedding server ${inline ? 'on this event loop' : 'on a worker thread'}, answering after ${benchEmbeddingDelayMs()} ms; ${index.size} chunks (${index.vectorCount} with ${index.vectorDimensions}-dimension embeddings by ${config().openaiEmbeddingModel}) in ${ids.size} documents of one agent, ${others} chunks of 2 other agents in the store; node ${process.version}, ${os.cpus().length} CPUs, load ${load}`,
     );
     console.log(`  fusion window (chunks of each ranking fused): ${FUSION_CANDIDATES}`);
     console.log(
