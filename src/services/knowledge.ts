@@ -845,6 +845,12 @@ const PREFIX_MIN_CHARACTERS = 4;
 const FUZZY_MIN_CHARACTERS = 6;
 const FUZZY_DISTANCE = 0.15;
 
+/** A query's BM25 ranking by `KnowledgeIndex.words`: ids and scores, best first, and the index's updates then. */
+export interface WordRanking {
+  updates: number;
+  ranking: { id: string; score: number }[];
+}
+
 /**
  * An in-memory BM25 index over chunks (MiniSearch), built once per agent and then kept in step with the
  * store by replacing the chunks of the documents that changed (`replaceDocuments`).
@@ -858,6 +864,8 @@ export class KnowledgeIndex {
   private readonly df = new Map<string, number>();
   /** The chunks' embeddings (those that have one). */
   private readonly vectors = new VectorIndex();
+  /** Updates made (`replaceDocuments`): a BM25 ranking made before one is stale (`words`). */
+  private updates = 0;
 
   constructor(chunks: IndexedChunk[]) {
     this.engine = new MiniSearch<IndexedChunk>({
@@ -892,6 +900,7 @@ export class KnowledgeIndex {
    * still exist): a replaced or deleted document is gone from the next search.
    */
   replaceDocuments(documents: Iterable<string>, chunks: IndexedChunk[]): void {
+    this.updates++;
     for (const document of documents) {
       const ids = this.byDocument.get(document) ?? [];
       if (ids.length) this.engine.discardAll(ids);
@@ -935,25 +944,42 @@ export class KnowledgeIndex {
    * it, BM25 alone (`bm25`). BM25: a query of stop words only finds nothing; terms in most chunks are
    * dropped when the query has rarer ones (see `MAX_QUERY_TERM_SHARE`); frequent terms score only the
    * chunks the query's least frequent terms match (`commonTerms`).
+   *
+   * `opts.words`: this query's BM25 ranking already made (`words(query, n)`, n ≥ `limit` and ≥ the
+   * candidates), e.g. while the query's embedding was awaited; its first `limit` are the BM25 answer and
+   * its first candidates the fused ranking's, as if ranked here (BM25's best n begin with its best m < n).
+   * One made before an update of this index since (`replaceDocuments`) is not used: ranked again.
    */
   rank(
     query: string,
     limit = 5,
-    opts: { vector?: Float32Array | null; mode?: 'hybrid' | 'vector'; candidates?: number } = {},
+    opts: {
+      vector?: Float32Array | null;
+      mode?: 'hybrid' | 'vector';
+      candidates?: number;
+      words?: WordRanking;
+    } = {},
   ): KnowledgeSearchResult {
     const candidates = Math.max(limit, opts.candidates ?? FUSION_CANDIDATES);
     const vector = opts.vector && opts.vector.length === this.vectors.dimensions ? opts.vector : null;
-    if (!vector || this.vectors.size === 0) return { hits: this.search(query, limit), retrieval: 'bm25' };
+    const made = opts.words?.updates === this.updates ? opts.words.ranking : undefined;
+    const words = (n: number) => made?.slice(0, n) ?? this.bm25(query, n);
+    if (!vector || this.vectors.size === 0)
+      return { hits: words(limit).map((r) => this.hit(r.id, r.score)), retrieval: 'bm25' };
     const near = this.vectors.search(vector, opts.mode === 'vector' ? limit : candidates);
     if (opts.mode === 'vector') return { hits: near.map((n) => this.hit(n.id, n.similarity)), retrieval: 'vector' };
-    const words = this.bm25(query, candidates).map((r) => r.id);
-    const fused = reciprocalRankFusion([words, near.map((n) => n.id)]).slice(0, limit);
+    const fused = reciprocalRankFusion([words(candidates).map((r) => r.id), near.map((n) => n.id)]).slice(0, limit);
     return { hits: fused.map((f) => this.hit(f.id, f.score, 100_000)), retrieval: 'hybrid' };
   }
 
   /** The `limit` best chunks for `query` by BM25 alone, best first (see `rank`). */
   search(query: string, limit = 5): KnowledgeHit[] {
     return this.bm25(query, limit).map((r) => this.hit(r.id, r.score));
+  }
+
+  /** The ids and BM25 scores of the `limit` best chunks for `query`, best first, for `rank`'s `words`. */
+  words(query: string, limit: number): WordRanking {
+    return { updates: this.updates, ranking: this.bm25(query, limit) };
   }
 
   private bm25(query: string, limit: number): { id: string; score: number }[] {
@@ -1179,21 +1205,32 @@ async function changedDocuments(agentId: string, from: number, to: number): Prom
  * (a full rebuild when those rows are gone); updates of one agent's index run one after the other.
  */
 export class KnowledgeSearcher {
-  /** Per agent: the greatest version read, and the index as of the last update asked for. */
+  /**
+   * Per agent: the greatest version read, the index as of the last update asked for, and whether the
+   * last index an update gave held vectors (a hint for `find`: the query's embedding is started early).
+   */
   private readonly cache = new Map<
     string,
-    { seen: number; latest: Promise<{ version: number; index: KnowledgeIndex }> }
+    { seen: number; latest: Promise<{ version: number; index: KnowledgeIndex }>; vectors: boolean }
   >();
 
   constructor(private readonly maxAgents = 200) {}
 
+  /** The cache key: a change of embedding model makes other indexes (vectors of two models are not comparable). */
+  private key(scope: AgentScope): string {
+    return `${scope.orgId}|${scope.livemode}|${scope.agentId}|${embeddingModel() ?? ''}`;
+  }
+
   /** The agent's index, reflecting at least every change answered before this call. */
   async index(scope: AgentScope): Promise<KnowledgeIndex> {
-    // A change of embedding model makes other indexes: vectors of two models are not comparable.
-    const key = `${scope.orgId}|${scope.livemode}|${scope.agentId}|${embeddingModel() ?? ''}`;
+    const key = this.key(scope);
     const cached = this.cache.get(key);
     const version = await knowledgeVersion(scope.agentId, cached?.seen ?? 0);
-    const entry = cached ?? { seen: 0, latest: Promise.resolve({ version: -1, index: new KnowledgeIndex([]) }) };
+    const entry = cached ?? {
+      seen: 0,
+      latest: Promise.resolve({ version: -1, index: new KnowledgeIndex([]) }),
+      vectors: false,
+    };
     entry.seen = Math.max(entry.seen, version);
     const next = entry.latest
       .catch(() => ({ version: -1, index: new KnowledgeIndex([]) }))
@@ -1210,12 +1247,27 @@ export class KnowledgeSearcher {
     this.cache.delete(key); // re-insert: most recently used last
     this.cache.set(key, entry);
     while (this.cache.size > this.maxAgents) this.cache.delete(this.cache.keys().next().value!);
-    return (await next).index;
+    const { index } = await next;
+    entry.vectors = index.vectorCount > 0;
+    return index;
   }
 
-  /** The `limit` best chunks of the agent's knowledge for `query`, and how they were ranked (`rankIndex`). */
+  /**
+   * The `limit` best chunks of the agent's knowledge for `query`, and how they were ranked (`rankIndex`).
+   * When an embedding model is configured and the agent's cached index held vectors at its last update,
+   * the query's embedding is asked at once, side by side with the version read and the index update (two
+   * waits overlapped instead of one after the other); the answer is the same as `rankIndex`'s on the
+   * updated index: an embedding that fails falls back to BM25 with its warning, and one the updated index
+   * turns out not to need (no vectors left) is dropped unused. A first search of an agent (no cached
+   * index) and an agent without vectors embed after the update, as `rankIndex` does: nothing is asked of
+   * the embedding server for an index that holds no vectors.
+   */
   async find(scope: AgentScope & { query: string; limit?: number }): Promise<KnowledgeSearchResult> {
-    return rankIndex(await this.index(scope), scope.query, scope.limit ?? 5);
+    const early =
+      this.cache.get(this.key(scope))?.vectors && embeddingModel() && scope.query.trim()
+        ? embedQuery(scope.query)
+        : undefined;
+    return rankIndex(await this.index(scope), scope.query, scope.limit ?? 5, 'hybrid', FUSION_CANDIDATES, early);
   }
 
   /** The hits of `find`. */
@@ -1224,13 +1276,33 @@ export class KnowledgeSearcher {
   }
 }
 
+/** A query's embedding (unit length; null when no model is configured), or why it could not be had. */
+export type QueryEmbedding = { vector: Float32Array | null } | { error: unknown };
+
+/**
+ * Embeds a search query (`embedTexts`: at most `KNOWLEDGE_LIMITS.maxQueryCharacters` characters, 2
+ * attempts of 1.5 s, `QUERY_EMBEDDING`). The promise never rejects: a failure is its `error`, judged
+ * where the embedding is used (`rankIndex`), so an embedding started early and left unused (the index
+ * held no vectors after all) is no unhandled rejection and logs nothing.
+ */
+export function embedQuery(query: string): Promise<QueryEmbedding> {
+  const asked = query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters);
+  return embedTexts([asked], QUERY_EMBEDDING).then(
+    (vectors) => ({ vector: vectors?.[0] ? Float32Array.from(vectors[0]) : null }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 /**
  * Searches an agent's index (`KnowledgeIndex.rank`): when an embedding model is configured and the index
- * holds vectors, the query is embedded first (`embedTexts`, retried) and the rankings are fused
+ * holds vectors, the query is embedded first (`embedQuery`, retried) and the rankings are fused
  * (`hybrid`); when the query cannot be embedded, BM25 alone answers (`bm25`) and a warning is logged, so
  * a flaky embedding server never leaves a caller without knowledge.
  * @param mode `vector`: nearest neighbours only (the benchmark)
  * @param candidates chunks each ranking gives the fusion (default `FUSION_CANDIDATES`; the benchmark varies it)
+ * @param embedding the query's embedding already asked (`embedQuery` of this `query`, `KnowledgeSearcher.find`);
+ *   used only when the index holds vectors, else the query is embedded here when needed
+ * @throws whatever else than `EmbeddingUnavailableError` embedding the query threw (a bug, not the server)
  */
 export async function rankIndex(
   index: KnowledgeIndex,
@@ -1238,19 +1310,20 @@ export async function rankIndex(
   limit: number,
   mode: 'hybrid' | 'vector' = 'hybrid',
   candidates = FUSION_CANDIDATES,
+  embedding?: Promise<QueryEmbedding>,
 ): Promise<KnowledgeSearchResult> {
   let vector: Float32Array | null = null;
+  let words: WordRanking | undefined;
   if (index.vectorCount > 0 && embeddingModel() && query.trim()) {
-    try {
-      const asked = query.slice(0, KNOWLEDGE_LIMITS.maxQueryCharacters);
-      const [v] = (await embedTexts([asked], QUERY_EMBEDDING)) ?? [];
-      vector = v ? Float32Array.from(v) : null;
-    } catch (err) {
-      if (!(err instanceof EmbeddingUnavailableError)) throw err;
-      logger.warn('knowledge query not embedded; searching by BM25 only', { error: err.message });
-    }
+    const asked = embedding ?? embedQuery(query);
+    // BM25 ranks while the embedding server works (this thread is free until its answer is read).
+    if (mode === 'hybrid') words = index.words(query, Math.max(limit, candidates));
+    const embedded = await asked;
+    if ('vector' in embedded) vector = embedded.vector;
+    else if (!(embedded.error instanceof EmbeddingUnavailableError)) throw embedded.error;
+    else logger.warn('knowledge query not embedded; searching by BM25 only', { error: embedded.error.message });
   }
-  return index.rank(query, limit, { vector, mode, candidates });
+  return index.rank(query, limit, { vector, mode, candidates, words });
 }
 
 /**

@@ -5,11 +5,17 @@
  * hybrid search (reciprocal rank fusion); BM25 alone said when no embedding model is configured or the
  * query cannot be embedded; a write refused with 503 (nothing stored) when the embedding server fails;
  * sources on hits; the `knowledge_citations` agent setting in the prompt the fake LLM receives; and the
- * chunks used, with their sources, on the transcript.
+ * chunks used, with their sources, on the transcript. A search's query embedding overlaps its version
+ * read and index update (store commands and the fake server's arrival times observed), and still falls
+ * back to BM25 when it fails.
  */
+import { Writable } from 'node:stream';
 import { expect } from 'chai';
+import mongoose from 'mongoose';
+import winston from 'winston';
 import { h, newTenant, request, waitForCall } from '../support/harness';
 import { config, setConfig } from '../../src/config';
+import { logger } from '../../src/logger';
 import { KnowledgeChunk, KnowledgeDocument } from '../../src/models/knowledge';
 import { bumpKnowledgeVersion, KnowledgeSearcher } from '../../src/services/knowledge';
 import { CITATION_INSTRUCTION } from '../../src/services/assistant-context';
@@ -50,6 +56,51 @@ async function search(key: string, agentId: string, query: string) {
     retrieval: string;
     data: { document: string; chunk: number; score: number; source: Record<string, unknown> }[];
   };
+}
+
+/**
+ * The store commands on knowledge collections (`knowledge_*`) sent while `fn` runs, with when each was
+ * started and answered (`Date.now()` ms, the fake server's clock), from the driver's command events.
+ */
+async function storeCommands<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; commands: { name: string; startedMs: number; answeredMs: number }[] }> {
+  const client = mongoose.connection.getClient();
+  const open = new Map<number, { name: string; startedMs: number; answeredMs: number }>();
+  const commands: { name: string; startedMs: number; answeredMs: number }[] = [];
+  const started = (e: { requestId: number; commandName: string; command: Record<string, unknown> }) => {
+    const collection = String(e.command[e.commandName]);
+    if (collection.startsWith('knowledge_'))
+      open.set(e.requestId, { name: `${collection}.${e.commandName}`, startedMs: Date.now(), answeredMs: 0 });
+  };
+  const answered = (e: { requestId: number }) => {
+    const c = open.get(e.requestId);
+    if (c) commands.push({ ...c, answeredMs: Date.now() });
+  };
+  client.on('commandStarted', started);
+  client.on('commandSucceeded', answered);
+  try {
+    return { result: await fn(), commands };
+  } finally {
+    client.off('commandStarted', started);
+    client.off('commandSucceeded', answered);
+  }
+}
+
+/** The warnings the logger writes while `fn` runs (the console's transports keep their own level). */
+async function warnings<T>(fn: () => Promise<T>): Promise<{ result: T; messages: string[] }> {
+  const messages: string[] = [];
+  const transport = new winston.transports.Stream({ stream: new Writable({ write: (_c, _e, cb) => cb() }) });
+  transport.log = (info: { level: string; message: unknown }, next: () => void) => {
+    if (info.level === 'warn') messages.push(String(info.message));
+    next();
+  };
+  logger.add(transport);
+  try {
+    return { result: await fn(), messages };
+  } finally {
+    logger.remove(transport);
+  }
 }
 
 /** Runs `fn` with the embedding model configured (the fake server's), then restores the configuration. */
@@ -123,6 +174,86 @@ describe('knowledge: hybrid retrieval and citations', function () {
       expect(h().llm.embeddingFailures).to.equal(0);
       expect(res.retrieval).to.equal('bm25');
       expect(res.data[0].document).to.equal(ids.hours);
+    });
+  });
+
+  it('asks for the query embedding side by side with the version read and the index update', async () => {
+    await withEmbeddings(async () => {
+      const scope = { orgId: t.orgId, livemode: false, agentId, query: PARAPHRASE, limit: 3 };
+      const searcher = new KnowledgeSearcher();
+      expect((await searcher.find(scope)).retrieval).to.equal('hybrid'); // its index cached, with vectors
+      // Changes the next search must take in first: one store read per change row, then the document again.
+      for (let i = 0; i < 20; i++) await bumpKnowledgeVersion(agentId, ids.refunds, 'replaced');
+      const asked = h().llm.embeddingRequests.length;
+      h().llm.embeddingDelayMs = 300;
+      const t0 = Date.now();
+      let found;
+      try {
+        found = await storeCommands(() => searcher.find(scope));
+      } finally {
+        h().llm.embeddingDelayMs = 0;
+      }
+      const totalMs = Date.now() - t0;
+      const { result, commands } = found;
+      expect(result.retrieval).to.equal('hybrid');
+      expect(result.hits[0].document).to.equal(ids.refunds);
+      expect(h().llm.embeddingRequests.length).to.equal(asked + 1);
+      const embeddingAskedMs = h().llm.embeddingRequests[asked].atMs;
+      const names = commands.map((c) => c.name);
+      expect(names).to.include('knowledge_heads.find'); // the version read
+      expect(names.filter((n) => n === 'knowledge_changes.find').length).to.be.at.least(20); // the changes walked
+      expect(names).to.include('knowledge_chunks.find'); // the document read again
+      const storeFirstMs = Math.min(...commands.map((c) => c.startedMs));
+      const storeLastMs = Math.max(...commands.map((c) => c.answeredMs));
+      const versionReadMs = commands.find((c) => c.name === 'knowledge_heads.find')!.answeredMs;
+      // Before the search's store reads were over (one after the other, it would have come after the last).
+      expect(embeddingAskedMs, JSON.stringify({ embeddingAskedMs, versionReadMs, storeLastMs })).to.be.below(
+        storeLastMs,
+      );
+      expect(totalMs).to.be.at.least(300);
+      // The two waits overlapped: less than the embedding's 300 ms plus the store's span.
+      expect(totalMs, JSON.stringify({ totalMs, storeMs: storeLastMs - storeFirstMs })).to.be.below(
+        300 + (storeLastMs - storeFirstMs),
+      );
+    });
+  });
+
+  it('answers by BM25, with the warning, when the query embedding asked early fails', async () => {
+    await withEmbeddings(async () => {
+      const scope = { orgId: t.orgId, livemode: false, agentId, query: 'Lisbon showroom Saturday', limit: 3 };
+      const searcher = new KnowledgeSearcher();
+      expect((await searcher.find(scope)).retrieval).to.equal('hybrid'); // its index cached, with vectors
+      await bumpKnowledgeVersion(agentId, ids.hours, 'replaced'); // so the embedding overlaps an update
+      h().llm.embeddingFailures = 2; // both attempts of the query
+      const { result, messages } = await warnings(() => searcher.find(scope));
+      expect(h().llm.embeddingFailures).to.equal(0);
+      expect(result.retrieval).to.equal('bm25');
+      expect(result.hits[0].document).to.equal(ids.hours);
+      expect(messages).to.include('knowledge query not embedded; searching by BM25 only');
+    });
+  });
+
+  it('asks nothing of the embedding server for an agent whose chunks have no vectors', async () => {
+    const agent = await request('POST', '/v1/agents', {
+      key: t.testKey,
+      body: { name: 'Words only agent', instructions: 'You help bicycle shop customers.' },
+    });
+    expect(agent.status, JSON.stringify(agent.body)).to.equal(200);
+    const doc = await request('POST', '/v1/knowledge', {
+      key: t.testKey,
+      body: { agent_id: agent.body.id, ...DOCS.hours }, // written without an embedding model: no vectors
+    });
+    expect(doc.status, JSON.stringify(doc.body)).to.equal(200);
+    await withEmbeddings(async () => {
+      const scope = { orgId: t.orgId, livemode: false, agentId: agent.body.id, query: 'Lisbon showroom', limit: 3 };
+      const searcher = new KnowledgeSearcher();
+      const asked = h().llm.embeddingRequests.length;
+      for (let i = 0; i < 2; i++) {
+        const result = await searcher.find(scope); // cold, then with its index cached
+        expect(result.retrieval).to.equal('bm25');
+        expect(result.hits[0].document).to.equal(doc.body.id);
+      }
+      expect(h().llm.embeddingRequests.length).to.equal(asked);
     });
   });
 

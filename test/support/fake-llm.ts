@@ -52,8 +52,8 @@
  * answer (so usage totals can be checked exactly against what the provider said).
  * `/v1/audio/*` (speech-to-text and text-to-speech of voice rooms) is test/support/fake-audio.ts.
  * `POST /v1/embeddings` answers the deterministic vectors of test/support/fake-embeddings.ts (any model
- * name); those requests are kept in `embeddingRequests`, not `requests`, and the next
- * `embeddingFailures` of them are answered HTTP 500.
+ * name), each after `embeddingDelayMs` (default 0); those requests are kept in `embeddingRequests` (with
+ * when they arrived, `atMs`), not `requests`, and the next `embeddingFailures` of them are answered HTTP 500.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -88,7 +88,9 @@ export interface FakeLlm {
   /** OpenAI's audio API on the same server (test/support/fake-audio.ts). */
   audio: FakeAudio;
   /** Embedding requests: the model and the inputs. */
-  embeddingRequests: { model: string; input: string[] }[];
+  embeddingRequests: { model: string; input: string[]; atMs: number }[];
+  /** How long an embeddings answer takes (ms, default 0); change it between tests. */
+  embeddingDelayMs: number;
   /** How many of the next embedding requests fail with HTTP 500 (default 0); change it between tests. */
   embeddingFailures: number;
   close(): Promise<void>;
@@ -105,11 +107,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   let seq = 0;
   const audio = fakeAudio();
   const embeddingRequests: FakeLlm['embeddingRequests'] = [];
-  const embeddingKnobs = { failures: 0 };
+  const embeddingKnobs = { failures: 0, delayMs: 0 };
   /** `POST /v1/embeddings`: OpenAI's answer shape, `usage` counting characters as tokens. */
-  const embeddingsAnswer = (body: { model?: string; input?: string | string[] }, res: http.ServerResponse) => {
+  const embeddingsAnswer = async (body: { model?: string; input?: string | string[] }, res: http.ServerResponse) => {
     const input = typeof body.input === 'string' ? [body.input] : (body.input ?? []);
-    embeddingRequests.push({ model: String(body.model), input });
+    embeddingRequests.push({ model: String(body.model), input, atMs: Date.now() });
+    if (embeddingKnobs.delayMs > 0) await new Promise((r) => setTimeout(r, embeddingKnobs.delayMs));
     res.writeHead(embeddingKnobs.failures > 0 ? 500 : 200, { 'content-type': 'application/json' });
     if (embeddingKnobs.failures > 0) {
       embeddingKnobs.failures--;
@@ -274,6 +277,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     },
     set embeddingFailures(value) {
       embeddingKnobs.failures = value;
+    },
+    get embeddingDelayMs() {
+      return embeddingKnobs.delayMs;
+    },
+    set embeddingDelayMs(value) {
+      embeddingKnobs.delayMs = value;
     },
     get streaming() {
       return knobs.streaming;

@@ -1,7 +1,8 @@
 /**
  * The BM25 side of an agent's knowledge index (src/services/knowledge.ts `KnowledgeIndex`), in memory:
  * typo matching only for query terms no chunk holds, and frequent query terms scoring only the chunks
- * the query's rarer terms match (Elasticsearch's common terms query).
+ * the query's rarer terms match (Elasticsearch's common terms query); a BM25 ranking made beforehand
+ * (while a query's embedding is awaited) ranks as the index would, and not once the index has changed.
  */
 import { expect } from 'chai';
 import { KnowledgeIndex, type IndexedChunk } from '../../src/services/knowledge';
@@ -61,5 +62,33 @@ describe('knowledge index (BM25)', () => {
     expect(hits.map((h) => h.document)).to.not.include('kdoc_1');
     // Each of them alone still answers from every chunk holding it.
     expect(index.search('delivery', 1000)).to.have.length(filler.length + 1);
+  });
+
+  it('ranks with a BM25 ranking made beforehand as without it, and ranks again once the index changed', () => {
+    const filler = Array.from({ length: 300 }, (_, i) => ({
+      ...chunk(100 + i, `Every delivery leaves the depot on route ${i % 7 === 0 ? 'north' : 'south'}.`),
+      vector: Float32Array.from([1, (i % 5) / 5, 0, 0.1]),
+    }));
+    const index = new KnowledgeIndex([
+      ...filler,
+      { ...chunk(1, 'Zorblat handles each delivery by van.'), vector: Float32Array.from([0, 1, 0, 0]) },
+      { ...chunk(2, 'Zorblat opens at nine.'), vector: Float32Array.from([0, 0, 1, 0]) },
+    ]);
+    const vector = Float32Array.from([0, 0.8, 0.6, 0]);
+    for (const query of ['Zorblat delivery', 'delivery depot', 'north']) {
+      const words = index.words(query, 10);
+      expect(index.rank(query, 5, { vector, words })).to.deep.equal(index.rank(query, 5, { vector }));
+      expect(index.rank(query, 5, { vector: null, words })).to.deep.equal(index.rank(query, 5));
+    }
+    // The ranking given is the one used (not made again): a made-up one shows it.
+    const madeUp = { ...index.words('north', 10), ranking: [{ id: 'kdoc_2:0', score: 1 }] };
+    expect(index.rank('north', 5, { words: madeUp }).hits.map((h) => h.document)).to.deep.equal(['kdoc_2']);
+    const words = index.words('Zorblat delivery', 10);
+    expect(index.rank('Zorblat delivery', 5, { vector, words }).hits[0].document).to.equal('kdoc_1');
+    index.replaceDocuments(['kdoc_1'], []);
+    const after = index.rank('Zorblat delivery', 5, { vector, words });
+    expect(after).to.deep.equal(index.rank('Zorblat delivery', 5, { vector }));
+    expect(after.retrieval).to.equal('hybrid');
+    expect(after.hits.map((h) => h.document)).to.not.include('kdoc_1');
   });
 });
