@@ -8482,7 +8482,7 @@ type CreateMessageTemplateParams struct {
 
 // SendMessageJSONBody defines parameters for SendMessage.
 type SendMessageJSONBody struct {
-	// AgentId The agent that answers the conversation from now on (else its own, or the number's).
+	// AgentId The agent that answers the conversation from now on, alone: a squad answering it stops (else its own agent answers, or the number's).
 	AgentId *string                    `json:"agent_id,omitempty"`
 	Channel SendMessageJSONBodyChannel `json:"channel"`
 

@@ -14467,7 +14467,7 @@ export interface operations {
                         language: string;
                         parameters?: string[];
                     };
-                    /** @description The agent that answers the conversation from now on (else its own, or the number's). */
+                    /** @description The agent that answers the conversation from now on, alone: a squad answering it stops (else its own agent answers, or the number's). */
                     agent_id?: string;
                     /** @description Instead of `agent_id` (both: 400 naming `squad_id`): the squad that answers the conversation from now on, starting with its start member, whose members hand it to each other. */
                     squad_id?: string;
