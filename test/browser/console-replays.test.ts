@@ -7,39 +7,15 @@
  * unchanged call stay hidden until "Changed only" is switched off, and the totals and progress are the API's.
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { createUser } from '../../src/services/users';
-import { launchChromium } from '../support/browser';
-import { consolePages } from '../support/console-pages';
-import { h, newTenant, request, waitForCall } from '../support/harness';
+import { consoleAdmin } from '../support/console-pages';
+import { h, request, waitForCall } from '../support/harness';
 import { eventually } from '../support/webhooks';
-
-type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
 const text = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
 
 describe('replays in the staff console', function () {
   this.timeout(180_000);
-  let browser: Browser;
-  let t: Tenant;
-  const password = 'correct horse battery staple';
-  let admin: { email: string };
-
-  before(async () => {
-    browser = await launchChromium();
-    t = await newTenant({ instructions: 'You sell shoes. Offer the spring discount.' });
-    const tag = Math.random().toString(36).slice(2, 8);
-    admin = await createUser({ orgId: t.orgId, email: `admin-${tag}@example.com`, role: 'admin', password });
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  const { signedInPage } = consolePages(() => browser, password);
-  const post = async (path: string, body: unknown) => {
-    const res = await request('POST', path, { key: t.testKey, body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
-  };
+  const { state, post, signedInPage } = consoleAdmin({ instructions: 'You sell shoes. Offer the spring discount.' });
 
   it('shows a finished turn replay side by side, filtered to changes, with its totals', async () => {
     const scripts = [
@@ -49,20 +25,28 @@ describe('replays in the staff console', function () {
     const callIds: string[] = [];
     for (const [i, lines] of scripts.entries())
       callIds.push(
-        (await post('/v1/calls', { to: `+1415555030${i}`, agent_id: t.agentId, simulation: { caller: lines } })).id,
+        (
+          await post('/v1/calls', {
+            to: `+1415555030${i}`,
+            agent_id: state.tenant.agentId,
+            simulation: { caller: lines },
+          })
+        ).id,
       );
-    for (const id of callIds) expect((await waitForCall(t.testKey, id)).status).to.equal('completed');
-    const draft = await post(`/v1/agents/${t.agentId}`, {
+    for (const id of callIds) expect((await waitForCall(state.tenant.testKey, id)).status).to.equal('completed');
+    const draft = await post(`/v1/agents/${state.tenant.agentId}`, {
       instructions: 'You sell shoes. Never offer a discount.',
       publish: false,
     });
-    const created = await post(`/v1/agents/${t.agentId}/replays`, {
+    const created = await post(`/v1/agents/${state.tenant.agentId}/replays`, {
       version: draft.latest_version,
       call_ids: callIds,
     });
     const replay = await eventually(
       async () => {
-        const res = await request('GET', `/v1/agents/${t.agentId}/replays/${created.id}`, { key: t.testKey });
+        const res = await request('GET', `/v1/agents/${state.tenant.agentId}/replays/${created.id}`, {
+          key: state.tenant.testKey,
+        });
         return res.body.status === 'completed' ? res.body : undefined;
       },
       'replay completed',
@@ -75,15 +59,15 @@ describe('replays in the staff console', function () {
     expect(changedCall.changed).to.equal(true);
     expect(sameCall.changed).to.equal(false);
 
-    const { page, problems } = await signedInPage(admin.email, 1440);
-    await page.goto(`${h().api.url}/console/agents/${t.agentId}`);
+    const { page, problems } = await signedInPage(state.admin.email, 1440);
+    await page.goto(`${h().api.url}/console/agents/${state.tenant.agentId}`);
     await page.click('[data-testid=agent-replays]');
     await page.waitForSelector(`tr[data-replay="${replay.id}"]`);
     const row = text(await page.textContent(`tr[data-replay="${replay.id}"]`));
     expect(row).to.include(`v${draft.latest_version}`).and.include('turn').and.include('completed');
     await page.click(`tr[data-replay="${replay.id}"] a`);
     await page.waitForSelector('[data-testid=replay-totals]');
-    expect(page.url()).to.equal(`${h().api.url}/console/agents/${t.agentId}/replays/${replay.id}`);
+    expect(page.url()).to.equal(`${h().api.url}/console/agents/${state.tenant.agentId}/replays/${replay.id}`);
 
     // Changed only (the default): the one changed turn, original | replayed; nothing else.
     expect(await page.isChecked('#changed-only')).to.equal(true);

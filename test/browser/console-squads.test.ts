@@ -5,37 +5,13 @@
  * mode's squads with their members, first member and version.
  */
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { createUser } from '../../src/services/users';
-import { launchChromium } from '../support/browser';
-import { consolePages } from '../support/console-pages';
+import { consoleAdmin } from '../support/console-pages';
 import { customerNumber } from '../support/conversations';
-import { h, newTenant, request, waitForCall } from '../support/harness';
-
-type Tenant = Awaited<ReturnType<typeof newTenant>>;
+import { h, request, waitForCall } from '../support/harness';
 
 describe('squads in the staff console', function () {
   this.timeout(180_000);
-  let browser: Browser;
-  let t: Tenant;
-  const password = 'correct horse battery staple';
-  let admin: { email: string };
-
-  before(async () => {
-    browser = await launchChromium();
-    t = await newTenant();
-    const tag = Math.random().toString(36).slice(2, 8);
-    admin = await createUser({ orgId: t.orgId, email: `admin-${tag}@example.com`, role: 'admin', password });
-  });
-  after(async () => {
-    await browser?.close();
-  });
-  const { signedInPage } = consolePages(() => browser, password);
-  const post = async (path: string, body: unknown) => {
-    const res = await request('POST', path, { key: t.testKey, body });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return res.body;
-  };
+  const { state, post, signedInPage } = consoleAdmin();
 
   it("shows a squad call's squad, version, member per assistant line and hand-offs; lists the squads", async () => {
     const front = await post('/v1/agents', { name: 'Front', instructions: 'You greet callers.' });
@@ -54,15 +30,16 @@ describe('squads in the staff console', function () {
       squad_id: squad.id,
       simulation: { caller: ['Hello.', 'HANDOFF back', 'Sure.'] },
     });
-    const call = await waitForCall(t.testKey, placed.id);
-    const turns = (await request('GET', `/v1/calls/${call.id}/transcript`, { key: t.testKey })).body.turns as {
+    const call = await waitForCall(state.tenant.testKey, placed.id);
+    const turns = (await request('GET', `/v1/calls/${call.id}/transcript`, { key: state.tenant.testKey })).body
+      .turns as {
       role: string;
       agent_id?: string;
       handoff?: { summary?: string };
     }[];
     const handoff = turns.find((x) => x.role === 'handoff')!;
 
-    const { page, problems } = await signedInPage(admin.email, 1440);
+    const { page, problems } = await signedInPage(state.admin.email, 1440);
     await page.goto(`${h().api.url}/console/calls/${call.id}`);
     await page.waitForSelector('[data-testid=handoff]');
     expect((await page.textContent('[data-testid=call-squad]'))!.replace(/\s+/g, ' ')).to.equal(

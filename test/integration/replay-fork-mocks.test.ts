@@ -55,6 +55,22 @@ async function waitForReplay(key: string, agentId: string, id: string): Promise<
   );
 }
 
+/**
+ * A live call as the store holds it once ended, made of recorded test call `callId`'s documents: the call
+ * and its turns copied in live mode, as a call of live agent `agentId` at `version` to `to`; answers its id.
+ */
+async function copyAsLiveCall(callId: string, agentId: string, version: number, to: string): Promise<string> {
+  const liveCallId = newId('call');
+  const doc = (await Call.findById(callId).lean())!;
+  const live = { ...doc, _id: liveCallId, livemode: true, agent_id: agentId, agent_version: version, to };
+  await Call.collection.insertOne(live as never);
+  const turns = await CallTurn.find({ call_id: callId }).lean();
+  await CallTurn.collection.insertMany(
+    turns.map((x) => ({ ...x, _id: callTurnId(liveCallId, x.seq), call_id: liveCallId })) as never[],
+  );
+  return liveCallId;
+}
+
 /** The tool turns of call `callId`, in order. */
 const toolTurns = (callId: string) => CallTurn.find({ call_id: callId, role: 'tool' }).sort({ seq: 1 }).lean();
 
@@ -174,21 +190,7 @@ describe('fork replays: tool mock rules, live keys, metering and erasure', funct
       body: { tool_ids: [tool.body.id] },
     });
     expect(agent.status, JSON.stringify(agent.body)).to.equal(200);
-    // A live call as the store holds it once ended: the recorded test call's documents, in live mode.
-    const liveCallId = newId('call');
-    const doc = (await Call.findById(recordedId).lean())!;
-    await Call.collection.insertOne({
-      ...doc,
-      _id: liveCallId,
-      livemode: true,
-      agent_id: live.body.id,
-      agent_version: agent.body.version,
-      to: '+14155550301',
-    } as never);
-    const turns = await CallTurn.find({ call_id: recordedId }).lean();
-    await CallTurn.collection.insertMany(
-      turns.map((x) => ({ ...x, _id: callTurnId(liveCallId, x.seq), call_id: liveCallId })) as never[],
-    );
+    const liveCallId = await copyAsLiveCall(recordedId, live.body.id, agent.body.version, '+14155550301');
     const created = await request('POST', `/v1/agents/${live.body.id}/replays`, {
       key: t.liveKey,
       body: { version: agent.body.version, mode: 'fork', from_turn: 2, call_ids: [liveCallId] },
@@ -244,19 +246,7 @@ describe('fork replays: tool mock rules, live keys, metering and erasure', funct
     });
     expect(recorded.status, JSON.stringify(recorded.body)).to.equal(200);
     expect((await waitForCall(t.testKey, recorded.body.id, undefined, 60_000)).status).to.equal('completed');
-    const liveCallId = newId('call');
-    const callDoc = (await Call.findById(recorded.body.id).lean())!;
-    await Call.collection.insertOne({
-      ...callDoc,
-      _id: liveCallId,
-      livemode: true,
-      agent_id: live.body.id,
-      agent_version: live.body.version,
-    } as never);
-    const turns = await CallTurn.find({ call_id: recorded.body.id }).lean();
-    await CallTurn.collection.insertMany(
-      turns.map((x) => ({ ...x, _id: callTurnId(liveCallId, x.seq), call_id: liveCallId })) as never[],
-    );
+    const liveCallId = await copyAsLiveCall(recorded.body.id, live.body.id, live.body.version, '+14155550303');
     const created = await request('POST', `/v1/agents/${live.body.id}/replays`, {
       key: t.liveKey,
       body: { version: live.body.version, mode: 'fork', from_turn: 2, call_ids: [liveCallId] },

@@ -5,7 +5,6 @@
  * own statistics, as test/integration/list-pushdown.test.ts counts them); a row counted once when its
  * writer is retried or crashed at any step; rows stored before rollups added by the backfill.
  */
-import mongoose from 'mongoose';
 import { expect } from 'chai';
 import { createKey, createOrg } from '../../src/keys';
 import { Call } from '../../src/models/calls';
@@ -20,42 +19,12 @@ import {
   type UsageScope,
 } from '../../src/services/usage';
 import { backfillUsageRollups, buildDayTotals, rollupKey } from '../../src/services/usage-rollups';
-import { fillStore, type FillPlan } from '../support/scale-fill';
+import { fillStore } from '../support/scale-fill';
+import { NONE, scannedObjects } from '../support/rows-read';
 import { request } from '../support/harness';
 
 const at = (iso: string) => Date.parse(iso);
 const NOW = at('2026-04-15T12:00:00Z');
-
-/** Nothing, unless given (test/support/scale-fill.ts). */
-const NONE: FillPlan = {
-  calls: 0,
-  turnsPerCall: 0,
-  conversations: 0,
-  messagesPerConversation: 0,
-  webEvery: 1_000_000,
-  usageRows: 0,
-  contacts: 0,
-  recordsPerContact: 0,
-  knowledgeDocuments: 0,
-  chunksPerDocument: 0,
-  events: 0,
-  deliveries: 0,
-  attemptsPerDelivery: 0,
-  campaigns: 0,
-  resultsPerCampaign: 0,
-  auditEvents: 0,
-  testSuiteRuns: 0,
-};
-
-/** The store's count of documents its queries have read (the patched FerretDB's serverStatus; list-pushdown's helper). */
-async function scannedObjects(): Promise<number> {
-  const status = (await mongoose.connection.db!.admin().serverStatus()) as {
-    metrics?: { queryExecutor?: { scannedObjects?: unknown } };
-  };
-  const n = status.metrics?.queryExecutor?.scannedObjects;
-  if (typeof n !== 'number') throw new Error('the store reports no metrics.queryExecutor.scannedObjects');
-  return n;
-}
 
 /** Rows the store read while `fn` ran: the fewest of three tries (a background job can only add). */
 async function rowsRead<T>(fn: () => Promise<T>): Promise<{ rows: number; result: T }> {

@@ -3,9 +3,12 @@
  * page errors and dialogs, sign-in through the form, and one sign-in per user per test file (sign-in is
  * rate-limited per email, src/api/console.ts), its cookies reused by the next pages of that user.
  */
+import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { config, setConfig } from '../../src/config';
-import { h } from './harness';
+import { createUser } from '../../src/services/users';
+import { launchChromium } from './browser';
+import { h, newTenant, request } from './harness';
 
 type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 
@@ -66,4 +69,31 @@ export function consolePages(browser: () => Browser, password: string) {
   }
 
   return { newPage, signIn, signedInPage };
+}
+
+/**
+ * A test file's console as an organization's admin sees it. Called inside a `describe`: a `before` launches
+ * Chromium, makes a tenant (`newTenant(agent)`: its agent's fields) and an admin user of it signing in
+ * with a fixed password, an `after` closes the browser. Answers `consolePages`' functions, the `state`
+ * made by the `before` (`browser`, `tenant`, `admin`), and `post`: a POST with the tenant's test key,
+ * expected to answer 200, resolving with the body.
+ */
+export function consoleAdmin(agent: Record<string, unknown> = {}) {
+  const password = 'correct horse battery staple';
+  const state = {} as { browser: Browser; tenant: Awaited<ReturnType<typeof newTenant>>; admin: { email: string } };
+  before(async () => {
+    state.browser = await launchChromium();
+    state.tenant = await newTenant(agent);
+    const email = `admin-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    state.admin = await createUser({ orgId: state.tenant.orgId, email, role: 'admin', password });
+  });
+  after(async () => {
+    await state.browser?.close();
+  });
+  const post = async (path: string, body: unknown) => {
+    const res = await request('POST', path, { key: state.tenant.testKey, body });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    return res.body;
+  };
+  return { ...consolePages(() => state.browser, password), state, post };
 }
