@@ -43,7 +43,7 @@ import { isToolName, toolFunction, type ToolName, type TransferOffer } from '../
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage, type LlmRequestRow } from '../services/usage';
 import { callConversation } from '../services/calls';
 import { callbackPrompt } from '../services/callbacks';
-import { isRejectedRequest, openai } from '../providers/openai';
+import { chatMessageParam, isRejectedRequest, openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
 import { openTokenStream, readRelayStreamSession } from '../voice/relay';
 import { readOrLastKnown, writeWhenStored } from '../platform/store-outage';
@@ -201,7 +201,8 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   const timer = (labels: { outcome: 'ok' | 'rejected' | 'error' }) =>
     void (timed || ((timed = true), startTimer(labels)));
   try {
-    const body = { model, messages: messages.map(toOpenAI), ...(tools.length ? { tools } : {}), user: input.callId };
+    const sent = messages.map(chatMessageParam);
+    const body = { model, messages: sent, ...(tools.length ? { tools } : {}), user: input.callId };
     const relay = input.stream ? await openTokenStream(input.callId, relaySessionOrLastKnown) : null;
     // A cancelled attempt (a local activity past its timeout) stops its request at once, and so does the
     // turn's deadline, counted from now.
@@ -345,23 +346,4 @@ function withSystemText(messages: ChatMessage[], text: string): ChatMessage[] {
   return messages.map((m, j) =>
     j === i ? { role: 'system' as const, content: `${m.content as string}\n\n${text}` } : m,
   );
-}
-
-function toOpenAI(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
-  if (m.role === 'assistant') {
-    return {
-      role: 'assistant',
-      content: m.content,
-      ...(m.tool_calls
-        ? {
-            tool_calls: m.tool_calls.map((c) => ({
-              id: c.id,
-              type: 'function' as const,
-              function: { name: c.name, arguments: c.arguments },
-            })),
-          }
-        : {}),
-    };
-  }
-  return m;
 }

@@ -4,6 +4,7 @@
  */
 import OpenAI from 'openai';
 import { config } from '../config';
+import type { ChatMessage } from '../shared/assistant';
 
 let client: OpenAI | undefined;
 let clientKey = '';
@@ -41,4 +42,26 @@ export function isRejectedRequest(err: unknown): err is InstanceType<typeof Open
     err.status < 500 &&
     ![408, 409, 429].includes(err.status)
   );
+}
+
+/**
+ * A message of ours (src/shared/assistant.ts `ChatMessage`) as the Chat Completions API takes it: an
+ * assistant message's tool calls become `{id, type: "function", function: {name, arguments}}`
+ * (https://platform.openai.com/docs/api-reference/chat/create); the other roles are sent as they are.
+ */
+export function chatMessageParam(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
+  if (m.role !== 'assistant') return m;
+  return {
+    role: 'assistant',
+    content: m.content,
+    ...(m.tool_calls
+      ? {
+          tool_calls: m.tool_calls.map((c) => ({
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.name, arguments: c.arguments },
+          })),
+        }
+      : {}),
+  };
 }

@@ -43,7 +43,7 @@ import {
 } from '../models/replays';
 import { insertIfAbsent, type WithId } from '../models/store';
 import { tracedChat } from '../platform/genai-tracing';
-import { openai } from '../providers/openai';
+import { chatMessageParam, openai } from '../providers/openai';
 import type { ChatMessage } from '../shared/assistant';
 import { derivedId } from '../shared/ids';
 import {
@@ -302,24 +302,6 @@ async function versionTools(agent: WithId<AgentDoc>): Promise<OpenAI.Chat.Comple
   ];
 }
 
-/** The Chat Completions form of a stored conversation message. */
-function toOpenAI(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
-  if (m.role !== 'assistant') return m;
-  return {
-    role: 'assistant',
-    content: m.content,
-    ...(m.tool_calls
-      ? {
-          tool_calls: m.tool_calls.map((c) => ({
-            id: c.id,
-            type: 'function' as const,
-            function: { name: c.name, arguments: c.arguments },
-          })),
-        }
-      : {}),
-  };
-}
-
 /** What a replay's call needs: the replay, the recorded call, the version replayed and what it offers. */
 interface ReplayCallContext {
   replayId: string;
@@ -402,7 +384,7 @@ async function replayTurn(
       openai().chat.completions.create(
         {
           model: ctx.model,
-          messages: ctx.messages.slice(0, turn.at).map(toOpenAI),
+          messages: ctx.messages.slice(0, turn.at).map(chatMessageParam),
           ...(ctx.tools.length ? { tools: ctx.tools } : {}),
           user: `${ctx.replayId}:${ctx.callId}`,
         },
