@@ -5,6 +5,8 @@
  * Given the conversation's ids (`context`), it first loads what the assistant knows (src/services/assistant-context.ts:
  * the contact's name and recent records, the knowledge chunks best matching the latest user message) and
  * appends it to the system message of this request only, so the workflow history keeps ids, not texts.
+ * A simulated call's answer starts the store reads of the call's next context at once (its scripted caller's
+ * next line is heard then: src/services/context-prefetch.ts), so the next request finds them done.
  * It offers `search_knowledge` only when the agent has knowledge. When `schedule_callback` is offered it
  * adds the current date and time in the other party's zone (`caller`), so "tomorrow at three" can be resolved.
  *
@@ -42,6 +44,7 @@ import type { ReplyTiming } from '../shared/latency';
 import { isToolName, toolFunction, type ToolName, type TransferOffer } from '../shared/tools';
 import { knowledgeSearchUsage, llmRequestUsage, recordUsage, type LlmRequestRow } from '../services/usage';
 import { callConversation } from '../services/calls';
+import { prefetchContext, takePrefetchedContext } from '../services/context-prefetch';
 import { callbackPrompt } from '../services/callbacks';
 import { chatMessageParam, isRejectedRequest, openai } from '../providers/openai';
 import { activityKey } from '../platform/temporal';
@@ -163,17 +166,7 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
   let known: AssistantContext | null = null;
   if (input.context) {
     const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-    try {
-      const ids = input.context;
-      const key = `context:${input.callId}:${ids.orgId}:${ids.livemode}:${ids.agentId}:${ids.contactId ?? ''}`;
-      known =
-        (await readOrLastKnown(key, () => assistantContext({ ...ids, query: lastUser?.content ?? '' })))?.value ?? null;
-    } catch (err) {
-      logger.warn('assistant context unavailable; answering without it', {
-        conversation: input.callId,
-        error: err instanceof Error ? err.message : String(err),
-      });
-    }
+    known = await turnContext(input.callId, input.context, lastUser?.content ?? '');
     if (known?.searched) {
       const row = knowledgeSearchUsage({
         ...usageOwner(input.context),
@@ -243,6 +236,8 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     const text = message.content?.trim() || null;
+    if (input.context && input.usageInResult && !input.stream && toolCalls.length === 0 && !cancelled.aborted)
+      prefetchContext(input.callId, input.context); // a simulated call's next line is heard now
     const firstAudioMs = relay?.firstAudioMs() ?? null;
     const timing: ReplyTiming = {
       scheduledMs: activityInfo().scheduledTimestampMs,
@@ -273,6 +268,28 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
     }
     timer({ outcome: 'error' });
     throw err;
+  }
+}
+
+/**
+ * What the assistant knows on this turn (src/services/assistant-context.ts) for the latest user message
+ * `query`: read within `STORE_WAIT_MS`, else this process's last copy for the conversation, else null (a
+ * warning logged). The store reads a simulated call's last answer started are used when they are there
+ * (src/services/context-prefetch.ts: its caller's line was heard then).
+ */
+async function turnContext(callId: string, ids: AssistantContextIds, query: string): Promise<AssistantContext | null> {
+  try {
+    const key = `context:${callId}:${ids.orgId}:${ids.livemode}:${ids.agentId}:${ids.contactId ?? ''}`;
+    const prefetched = takePrefetchedContext(callId, ids);
+    const read = async () =>
+      assistantContext({ ...ids, query }, (await prefetched?.catch(() => undefined)) ?? undefined);
+    return (await readOrLastKnown(key, read))?.value ?? null;
+  } catch (err) {
+    logger.warn('assistant context unavailable; answering without it', {
+      conversation: callId,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
   }
 }
 

@@ -46,9 +46,14 @@ export function afterNextRequest(callId: string, maxWaitMs = BEHIND_MAX_WAIT_MS)
   });
 }
 
-/** The call's next model request is on its way (the LLM activity, as it sends it): its work behind goes on. */
+/**
+ * The call's next model request is on its way (the LLM activity, as it sends it): its work behind goes
+ * on, from the next turn of the event loop, once the request is written to its socket (the HTTP client's
+ * own steps to the socket are promise continuations; the work behind, let go now, would run its store
+ * commands' serialization among them, before the request leaves).
+ */
 export function requestSent(callId: string): void {
-  release(callId);
+  setImmediate(() => release(callId));
 }
 
 /** Lets the call's work behind go on now (someone awaits it: the call's transcript write that is not behind). */

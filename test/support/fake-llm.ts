@@ -85,6 +85,11 @@ export interface FakeLlm {
    * model "thinks"); null (default) holds none. Kept in `requests` like any other.
    */
   hold: ((body: FakeLlm['requests'][number]) => boolean) | null;
+  /**
+   * Awaited before each chat request is answered (after its `atMs`): a test makes something happen while
+   * the model "thinks" and the answer waits for it; null (default) awaits nothing.
+   */
+  before: ((body: FakeLlm['requests'][number]) => Promise<void>) | null;
   /** OpenAI's audio API on the same server (test/support/fake-audio.ts). */
   audio: FakeAudio;
   /** Embedding requests: the model and the inputs. */
@@ -99,10 +104,11 @@ export interface FakeLlm {
 export async function startFakeLlm(): Promise<FakeLlm> {
   const requests: FakeLlm['requests'] = [];
   // Read at each request, so a test may assign a new `streaming` object.
-  const knobs: Pick<FakeLlm, 'streaming' | 'delayMs' | 'hold'> = {
+  const knobs: Pick<FakeLlm, 'streaming' | 'delayMs' | 'hold' | 'before'> = {
     streaming: { firstTokenMs: 0, tokenGapMs: 0 },
     delayMs: 0,
     hold: null,
+    before: null,
   };
   let seq = 0;
   const audio = fakeAudio();
@@ -139,6 +145,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       body.atMs = Date.now();
       requests.push(body);
       if (knobs.hold?.(body)) return void (await new Promise((r) => res.once('close', r)));
+      if (knobs.before) await knobs.before(body);
       const users = (body.messages ?? []).filter((m: { role: string }) => m.role === 'user');
       const last: string = users[users.length - 1]?.content ?? '';
       const send = (status: number, payload: unknown) => {
@@ -295,6 +302,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     },
     set delayMs(value) {
       knobs.delayMs = value;
+    },
+    get before() {
+      return knobs.before;
+    },
+    set before(value) {
+      knobs.before = value;
     },
     get hold() {
       return knobs.hold;
