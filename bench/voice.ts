@@ -18,7 +18,8 @@
  * project, an agent with `engine: "realtime"`, the fake model's first audio `BENCH_VOICE_MODEL_MS` after
  * `response.created`, the caller's VAD silence 0 (so first audio minus model is what is neither the model
  * nor the turn detection); the third line of each call asks for an http tool (a loopback HTTPS server),
- * so the outbox round trip is measured: orchestration is also given over the answers after a tool, and
+ * so the outbox round trip is measured: orchestration is also given over the answers after a tool (with
+ * the tool's own time on them, `tool_ms`, which the outside view includes), and
  * the outside view is the fake's (a function call's `response.done` → our `response.create`).
  *
  * Knobs: `--engine pipeline` (default) or `realtime` (`ENGINES` below),
@@ -282,6 +283,7 @@ async function main(): Promise<void> {
       answers: records.length,
       orchestration_ms: figure(records.map((r) => r.orchestration_ms)),
       orchestration_after_tool_ms: figure(afterTool.map((r) => r.orchestration_ms)),
+      tool_ms: figure(afterTool.map((r) => r.tool_ms)),
       orchestration_share_pct: figure(records.map((r) => (100 * r.orchestration_ms) / Math.max(1, r.first_audio_ms))),
       first_audio_minus_model_ms: figure(records.map((r) => r.first_audio_ms - r.model_first_token_ms)),
       first_audio_ms: figure(records.map((r) => r.first_audio_ms)),
@@ -324,6 +326,7 @@ async function main(): Promise<void> {
       `\norchestration per answer: p50 ${result.orchestration_ms.p50} ms, p99 ${result.orchestration_ms.p99} ms (${ok(result.orchestration_ms)} the goal of 15/60); ` +
         `share of first audio p50 ${result.orchestration_share_pct.p50}%, p99 ${result.orchestration_share_pct.p99}%\n` +
         `orchestration on answers after a tool (${result.orchestration_after_tool_ms.n}): p50 ${result.orchestration_after_tool_ms.p50} ms, p99 ${result.orchestration_after_tool_ms.p99} ms\n` +
+        `the tool's own time on those answers: p50 ${result.tool_ms.p50} ms, p99 ${result.tool_ms.p99} ms\n` +
         `first audio minus model: p50 ${result.first_audio_minus_model_ms.p50} ms, p99 ${result.first_audio_minus_model_ms.p99} ms\n` +
         `outside view (${engine === 'realtime' ? "function call's response.done → our response.create, the fake's clock" : 'model answer → next model request'}): p50 ${result.outside_gap_ms.p50} ms, p99 ${result.outside_gap_ms.p99} ms (${ok(result.outside_gap_ms)} the goal)\n` +
         (result.tool_task_ms
