@@ -217,6 +217,30 @@ describe('staff console in a browser', function () {
       types.length,
     );
     expect(await page.$$eval('ul.events > li > code', (els) => els.map((e) => e.textContent))).to.deep.equal(types);
+    // Each answer's latency as the API records it: a row per measured answer (its place in the transcript),
+    // its first audio and orchestration, and the call's p50/p90 once ended.
+    const transcript = await request('GET', `/v1/calls/${callId}/transcript`, { key: t.testKey });
+    const measured = (transcript.body.turns as { latency?: { first_audio_ms: number; orchestration_ms: number } }[])
+      .map((turn, i) =>
+        turn.latency ? [`#${i + 1}`, `${turn.latency.first_audio_ms} ms`, `${turn.latency.orchestration_ms} ms`] : null,
+      )
+      .filter((row) => row !== null);
+    expect(measured.length, 'the simulated call measured its answers').to.be.greaterThan(0);
+    await page.waitForSelector('[data-testid=call-latency]');
+    await page.waitForFunction(
+      (n) => (globalThis as any).document.querySelectorAll('table.latency tbody tr').length === n,
+      measured.length,
+    );
+    const rows = await page.$$eval('table.latency tbody tr', (trs) =>
+      trs.map((tr) => [
+        tr.querySelector('td')!.textContent,
+        tr.querySelector('[data-field=first_audio_ms]')!.textContent,
+        tr.querySelector('[data-field=orchestration_ms]')!.textContent,
+      ]),
+    );
+    expect(rows).to.deep.equal(measured);
+    const p50 = (await request('GET', `/v1/calls/${callId}`, { key: t.testKey })).body.latency.first_audio_ms.p50;
+    expect(await page.textContent('[data-testid=call-latency]')).to.contain(`First audio p50 ${p50} ms`);
     const link = await page.getAttribute('a:has-text("Open the run in the Temporal Web UI")', 'href');
     expect(link).to.equal(`${config().temporalUiUrl}/namespaces/${config().temporalNamespace}/workflows/${callId}`);
     await shot(page, 'call');
