@@ -9,7 +9,9 @@
 // took in a recorded whole run (test/shard-weights.json; a file not listed counts DEFAULT_WEIGHT s). The
 // first shard's output is printed as it comes, the others' after it, each under a header; the last line is
 // the sum of the shards' summary lines, `N passed, N failed, N skipped` (test/support/reporter.ts), and the
-// exit code is non-zero when any shard failed or printed no summary.
+// exit code is non-zero when any shard failed or printed no summary. When a test failed, each failed shard's
+// failures (mocha's numbered list with the errors, then the reporter's `failed: <file> › <title>` lines) are
+// printed once more after that line, so that a log cut to its end still says which test failed and why.
 //
 // Files whose tests time real media against a deadline (SOLO: audio through a real LiveKit server, where a
 // barge-in must land inside a window of a few hundred milliseconds) run after the shards, alone, in one more
@@ -89,6 +91,19 @@ function runShard(files, extra, live) {
   );
 }
 
+/** The part of a mocha output from its `N failing` line to its summary line, at most 20,000 characters. */
+function failureReport(output) {
+  const start = output.search(/^\s*\d+ failing$/m);
+  if (start < 0) return undefined;
+  const part = output.slice(start).replace(SUMMARY, '').trimEnd();
+  return part.length > 20_000 ? `${part.slice(0, 10_000)}\n…\n${part.slice(-10_000)}` : part;
+}
+
+/** The last 4,000 characters of an output that has no `N failing` list (a crash, a missing summary). */
+function tail(output) {
+  return output.length > 4_000 ? `…${output.slice(-4_000)}` : output;
+}
+
 const children = [];
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
@@ -141,4 +156,10 @@ if (shards.length > 1)
     `\n${parallel} shards${solo.length ? ', then the files run alone,' : ''} in ${Math.round((Date.now() - started) / 1000)} s; all together:`,
   );
 console.log(`${totals[0]} passed, ${totals[1]} failed, ${totals[2]} skipped`);
+results.forEach((r, i) => {
+  if (r.code === 0) return;
+  const failures = failureReport(r.output);
+  const name = i < parallel ? `shard ${i + 1}` : 'the files run alone';
+  console.log(`\n── failures in ${name} (exit code ${r.code}) ──\n${failures ?? tail(r.output)}`);
+});
 process.exit(failed ? 1 : (process.exitCode ?? 0));
