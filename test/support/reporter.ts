@@ -4,6 +4,7 @@
  * language: `N passed, N failed, N skipped`. scripts/test-shards.mjs prints every shard's failures again
  * after the totals, so that a log cut to its last lines still names what failed.
  */
+import path from 'node:path';
 import Mocha from 'mocha';
 
 class SpecWithSummary extends Mocha.reporters.Spec {
@@ -12,7 +13,8 @@ class SpecWithSummary extends Mocha.reporters.Spec {
   constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
     super(runner, options);
     runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test: Mocha.Runnable) => {
-      this.failed.push(`failed: ${test.file ?? '(no file)'} › ${test.fullTitle()}`);
+      const file = test.file ? path.relative(process.cwd(), test.file) : '(no file)';
+      this.failed.push(`failed: ${file} › ${test.fullTitle()}`);
     });
   }
 
