@@ -22,7 +22,7 @@
 //   npm test -- --grep "webhooks"  extra arguments go to every shard
 //
 // QUERY_SHAPES_OUT (test/support/query-shapes-hooks.ts) writes one file per run, so it runs one shard.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,6 +117,12 @@ const files = testFiles(path.join(root, 'dist/test'));
 if (files.length === 0) {
   console.error('No compiled tests under dist/test: run `npm run build` first.');
   process.exit(1);
+}
+// The browser tests' Chromium, installed here once before the shards start when the machine has none
+// (scripts/install-chromium.sh): otherwise both shards' first browser tests would wait for apt-get inside
+// their hooks' timeouts. A failure here is left to those tests to report.
+if (files.some((f) => f.startsWith('dist/test/browser/')) && !extra.includes('--dry-run')) {
+  spawnSync('bash', [path.join(root, 'scripts/install-chromium.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
 const asked = Number(process.env.TEST_JOBS || (cores >= 2 ? 2 : 1));
