@@ -121,8 +121,9 @@ describe('staff console in a browser', function () {
       'needs_person',
     );
     const handedOver = Date.now();
-    await page.waitForSelector(`li[data-conversation="${convId}"][data-status=needs_person]`, { timeout: 2000 });
-    expect(Date.now() - handedOver).to.be.below(2000);
+    // Live (the stream's poller reads every 200 ms), with room for a loaded machine; no reload.
+    await page.waitForSelector(`li[data-conversation="${convId}"][data-status=needs_person]`, { timeout: 5000 });
+    expect(Date.now() - handedOver).to.be.below(5000);
     // needs_person first.
     expect(await page.getAttribute('.conv-list li:first-child', 'data-conversation')).to.equal(convId);
 

@@ -228,7 +228,8 @@ describe('inbound calls', function () {
 
     it("falls back to the number's agent on a timeout, a non-2xx, garbage or an unknown agent, and says why", async () => {
       const cases: [() => any, RegExp][] = [
-        [() => new Promise((r) => setTimeout(() => r({ status: 200, body: '{}' }), 2500)), /^timeout$/],
+        // Answers long after the number's 1000 ms timeout: the call goes on at the timeout, not at the answer.
+        [() => new Promise((r) => setTimeout(() => r({ status: 200, body: '{}' }), 8000)), /^timeout$/],
         [() => ({ status: 500, body: '{}' }), /500/],
         [() => ({ status: 200, body: 'not json' }), /^invalid body/],
         [() => ({ status: 200, body: JSON.stringify({ agent_id: 42 }) }), /^invalid body: agent_id/],
@@ -241,7 +242,8 @@ describe('inbound calls', function () {
         receiver.route('/inbound', answer);
         const startedMs = Date.now();
         const call = await simulateInbound(t.testKey, { from: '+14155550177', to, simulation: { caller: ['Bye'] } });
-        expect(Date.now() - startedMs, 'waits at most inbound_webhook_timeout_ms').to.be.lessThan(2400);
+        // The timeout plus the call's own start on a loaded machine, well before the 8 s answer.
+        expect(Date.now() - startedMs, 'waits at most inbound_webhook_timeout_ms').to.be.lessThan(5000);
         expect(call.agent_id).to.equal(t.agentId);
         expect(call.inbound_webhook.status).to.equal('failed');
         expect(call.inbound_webhook.error).to.match(error);

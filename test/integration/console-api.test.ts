@@ -755,7 +755,7 @@ describe('console API (issue 35)', function () {
     expect(taken.status, taken.text).to.equal(200);
     const takenAt = Date.now();
     const changed = await takeOver;
-    expect(Date.now() - takenAt).to.be.below(2_000);
+    expect(Date.now() - takenAt, 'live: the poller reads every 200 ms (room for a loaded machine)').to.be.below(5_000);
     const c = changed.events.find((e) => e.event === 'conversation' && JSON.parse(e.data).taken_by === a.id);
     expect(JSON.parse(c!.data)).to.include({ status: 'needs_person' });
 

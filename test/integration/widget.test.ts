@@ -219,7 +219,7 @@ describe('widget', function () {
         (
           await readStream(`${h().api.url}/v1/widget/stream?token=${token}`, {
             stop: (events) => events.length >= 1,
-            timeoutMs: 1_500,
+            timeoutMs: 3_000,
           })
         ).events.map((e) => JSON.parse(e.data).text as string);
       expect(await history(first.token)).to.deep.equal(['my order 42 goes to 7 Elm Street']);
@@ -403,7 +403,7 @@ describe('widget', function () {
       });
       expect(resumed.events.map((e) => e.id)).to.deep.equal(['2']);
       const idle = await withConfig({ widgetStreamHeartbeatMs: 200 }, () =>
-        readStream(`${h().api.url}/v1/widget/stream?token=${s.token}&last_event_id=2`, { timeoutMs: 900 }),
+        readStream(`${h().api.url}/v1/widget/stream?token=${s.token}&last_event_id=2`, { timeoutMs: 2_000 }),
       );
       expect(idle.events).to.have.length(0);
       expect(idle.comments).to.include('heartbeat');
