@@ -194,7 +194,8 @@ describe('idle call streams', function () {
         const windowLookups = idle.filter((q) => q.collection === 'call_stream' && 'window' in q.filter);
         expect(windowLookups.length).to.be.at.most(2 * (polls + 1));
 
-        // The call runs: its first transcript line is on every one of its streams within 500 ms of its write.
+        // The call runs: its first transcript line is on every one of its streams within 1.5 s of its write (the
+        // poller reads every 200 ms; the rest is room for a loaded machine).
         const advanced = await request('POST', `/v1/test_helpers/calls/${id}/advance_clock`, { key: t.testKey });
         expect(advanced.status, JSON.stringify(advanced.body)).to.equal(200);
         const turn = await eventually(
@@ -216,7 +217,7 @@ describe('idle call streams', function () {
             'the turn on each stream',
           );
           expect(arrived.data).to.equal(turn.data);
-          expect(arrived.atMs - write!.atMs, 'entry written → on the stream (ms)').to.be.at.most(500);
+          expect(arrived.atMs - write!.atMs, 'entry written → on the stream (ms)').to.be.at.most(1_500);
         }
       });
     } finally {

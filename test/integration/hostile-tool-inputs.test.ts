@@ -92,7 +92,7 @@ describe('hostile inputs: tenant patterns run on a linear-time engine', function
     expect(ok.config).to.deep.equal({ code: 'a'.repeat(40) });
   });
 
-  it("a tool's arguments meet ^(a+)+$ in linear time: 40 characters and 100,000 both within 50 ms", async () => {
+  it("a tool's arguments meet ^(a+)+$ in linear time: 40 characters and 100,000 both well within a second", async () => {
     const parameters = { type: 'object', properties: { code: { type: 'string', pattern: EVIL } } };
     const created = await request('POST', '/v1/tools', {
       key: t.testKey,
@@ -103,7 +103,9 @@ describe('hostile inputs: tenant patterns run on a linear-time engine', function
     for (const value of [ATTACK, `${'a'.repeat(100_000)}!`]) {
       const { value: problems, ms } = await timed(async () => argumentProblems(parameters, { code: value }));
       expect(problems).to.deep.equal([`code: must match pattern "${EVIL}"`]);
-      expect(ms, `${value.length} characters`).to.be.below(50);
+      // A few ms in linear time; a backtracking engine needs hours for the 40 characters (2^40 paths). The bound
+      // leaves room for a loaded machine's pauses.
+      expect(ms, `${value.length} characters`).to.be.below(1000);
     }
   });
 
