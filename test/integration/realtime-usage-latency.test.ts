@@ -112,7 +112,9 @@ describe('realtime calls: usage (audio tokens) and latency per answer', function
         'You said: Thanks.',
       ]);
       for (const { latency: l, text } of measured) {
-        expect(l.end_of_speech_ms, `${text}: VAD silence + transcription`).to.be.within(80, 400);
+        // At least the VAD's silence; the rest is the fake's transcription and this process's receipt of it,
+        // with room for a loaded machine.
+        expect(l.end_of_speech_ms, `${text}: VAD silence + transcription`).to.be.within(80, 1_500);
         expect(l.model_first_token_ms, `${text}: the model's time`).to.be.at.least(110);
         expect(l.first_audio_ms, `${text}: silence + model at least`).to.be.at.least(
           80 + l.model_first_token_ms + l.tool_ms + l.orchestration_ms - 5,
