@@ -101,6 +101,13 @@ export interface GenerateReplyInput {
    * here as always. Absent: written here before the activity returns.
    */
   usageInResult?: boolean;
+  /**
+   * The caller's next request follows this answer at once (a simulated call's turn loop: its script or persona
+   * speaks the next line as soon as the answer is heard): a final answer without tool calls starts reading the
+   * next request's context for `callId` (src/services/context-prefetch.ts `prefetchContext`), which that
+   * request takes if it comes within the prefetch's lifetime. Needs `context`. Absent: nothing is read ahead.
+   */
+  prefetchNextContext?: boolean;
 }
 
 export interface GenerateReplyResult {
@@ -236,8 +243,8 @@ export async function generateReply(input: GenerateReplyInput): Promise<Generate
       .filter((c): c is OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall => c.type === 'function')
       .map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }));
     const text = message.content?.trim() || null;
-    if (input.context && input.usageInResult && !input.stream && toolCalls.length === 0 && !cancelled.aborted)
-      prefetchContext(input.callId, input.context); // a simulated call's next line is heard now
+    if (input.context && input.prefetchNextContext && toolCalls.length === 0 && !cancelled.aborted)
+      prefetchContext(input.callId, input.context); // the next line is heard now
     const firstAudioMs = relay?.firstAudioMs() ?? null;
     const timing: ReplyTiming = {
       scheduledMs: activityInfo().scheduledTimestampMs,

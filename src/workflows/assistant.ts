@@ -150,6 +150,12 @@ export interface AssistantTurnInput {
    */
   usageInResult?: boolean;
   /**
+   * The next line is heard as soon as this answer is (a simulated call's script or persona): the LLM activity's
+   * `prefetchNextContext`, which starts reading the next request's context when a final answer comes.
+   * Absent: each request reads its context when it is made.
+   */
+  prefetchNextContext?: boolean;
+  /**
    * The other party's number, given when `schedule_callback` is offered: the LLM activity's `caller` (the
    * request's system message then tells the current date and time in their zone). Absent otherwise.
    */
@@ -201,6 +207,7 @@ export async function assistantTurn(input: AssistantTurnInput): Promise<{ ended:
       ...(input.context ? { context: input.context } : {}),
       ...(input.stream ? { stream: true } : {}),
       ...(input.usageInResult ? { usageInResult: true } : {}),
+      ...(input.prefetchNextContext ? { prefetchNextContext: true } : {}),
       ...(input.caller ? { caller: input.caller } : {}),
       ...(input.transfer ? { transfer: input.transfer } : {}),
     };

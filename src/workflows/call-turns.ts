@@ -416,6 +416,8 @@ export class TurnLoop {
           stream: !input.simulation,
           // Each answer's usage row is stored by the turn's transcript write, not before the turn goes on.
           usageInResult: true,
+          // A simulated caller's next line comes at once: its context is read while this answer is heard.
+          ...(input.simulation ? { prefetchNextContext: true } : {}),
           observer: {
             onReply: (reply) => {
               transcript.oweUsage(reply);
