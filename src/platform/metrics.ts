@@ -165,6 +165,18 @@ export const conversationHandovers = new client.Counter({
 });
 
 /**
+ * The next turn's context reads started at a simulated call's answer (src/services/context-prefetch.ts), by
+ * what became of them: `taken` by the call's next request, `unused` (dropped past `PREFETCH_MAX_AGE_MS`,
+ * replaced by a newer answer's, or asked with other context ids: that request read anew).
+ */
+export const contextPrefetches = new client.Counter({
+  name: 'svc_context_prefetches_total',
+  help: "Context reads started at a simulated call's answer, by result: taken by the next request, or unused (too late, replaced, other ids).",
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+/**
  * Requests to Twilio's REST API (src/providers/twilio.ts): latency in seconds by HTTP method, resource
  * (`Calls`, `Messages`, `Recordings`…) and status code (`network` when no answer came).
  */

@@ -17,6 +17,7 @@
  * them: they are reads, kept in this process only, and a worker that dies loses nothing but them.
  */
 import { assistantContextParts, type AssistantContextParts, type AssistantContextScope } from './assistant-context';
+import { contextPrefetches } from '../platform/metrics';
 
 /** How long after the answer its prefetched reads may be used (ms): past it, the next request reads anew. */
 export const PREFETCH_MAX_AGE_MS = 200;
@@ -40,9 +41,10 @@ export function contextKey(callId: string, ids: AssistantContextScope): string {
 /**
  * Starts the reads of call `callId`'s next context now (at an answer whose next request follows at once),
  * replacing any not taken. A failure is kept for the taker, who then reads anew. Dropped unused after
- * `PREFETCH_MAX_AGE_MS`.
+ * `PREFETCH_MAX_AGE_MS`. Each prefetch is counted once by `svc_context_prefetches_total` (`taken` or `unused`).
  */
 export function prefetchContext(callId: string, ids: AssistantContextScope, nowMs = Date.now()): void {
+  if (prefetched.has(callId)) contextPrefetches.inc({ result: 'unused' }); // replaced before it was taken
   drop(callId);
   // Started once the answer's result is on its way to the workflow (the same thread serializes both).
   const parts = new Promise<void>((resolve) => setImmediate(resolve)).then(() =>
@@ -50,7 +52,9 @@ export function prefetchContext(callId: string, ids: AssistantContextScope, nowM
   );
   parts.catch(() => undefined); // observed by the taker, if any
   const timer = setTimeout(() => {
-    if (prefetched.get(callId) === entry) prefetched.delete(callId);
+    if (prefetched.get(callId) !== entry) return;
+    prefetched.delete(callId);
+    contextPrefetches.inc({ result: 'unused' });
   }, PREFETCH_MAX_AGE_MS);
   timer.unref?.();
   const entry: Prefetched = { key: contextKey(callId, ids), startedMs: nowMs, parts, timer };
@@ -68,11 +72,13 @@ export function takePrefetchedContext(
 ): Promise<AssistantContextParts> | null {
   const entry = prefetched.get(callId);
   drop(callId);
-  if (!entry || entry.key !== contextKey(callId, ids) || nowMs - entry.startedMs > PREFETCH_MAX_AGE_MS) return null;
-  return entry.parts;
+  if (!entry) return null;
+  const fresh = entry.key === contextKey(callId, ids) && nowMs - entry.startedMs <= PREFETCH_MAX_AGE_MS;
+  contextPrefetches.inc({ result: fresh ? 'taken' : 'unused' });
+  return fresh ? entry.parts : null;
 }
 
-/** Forgets what was prefetched for call `callId` (a request that must read anew). */
+/** Forgets what was prefetched for call `callId` (taken, or replaced: counted `unused` by `prefetchContext`). */
 function drop(callId: string): void {
   const entry = prefetched.get(callId);
   if (!entry) return;

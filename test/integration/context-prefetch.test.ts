@@ -11,6 +11,8 @@ import {
   takePrefetchedContext,
 } from '../../src/services/context-prefetch';
 import { h, newTenant, request, waitForCall } from '../support/harness';
+import { eventually } from '../support/conversations';
+import { registry } from '../../src/platform/metrics';
 
 type Tenant = Awaited<ReturnType<typeof newTenant>>;
 
@@ -41,6 +43,32 @@ describe('context prefetch', function () {
     expect((await parts!).index.size, 'the agent has no knowledge').to.equal(0);
     expect(takePrefetchedContext(callId, scope(), now + 5), 'taken once').to.equal(null);
     expect(contextKey(callId, scope())).to.not.equal(contextKey(callId, { ...scope(), agentLivemode: true }));
+  });
+
+  /** `svc_context_prefetches_total` of this process, by result. */
+  const prefetches = async () => {
+    const values = (await registry.getSingleMetric('svc_context_prefetches_total')!.get()).values;
+    const of = (result: string) => values.find((v) => v.labels.result === result)?.value ?? 0;
+    return { taken: of('taken'), unused: of('unused') };
+  };
+
+  it("starts the next request's reads at each answer of a simulated call, each counted once, taken or unused", async () => {
+    const before = await prefetches();
+    const res = await request('POST', '/v1/calls', {
+      key: t.testKey,
+      body: { to: '+14155550124', agent_id: t.agentId, simulation: { caller: ['One', 'Two', 'Three'] } },
+    });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect((await waitForCall(t.testKey, res.body.id)).status).to.equal('completed');
+    // Three answers, three prefetches (the call's workflow passes prefetchNextContext for a simulation): the
+    // second and third requests take theirs when they come within PREFETCH_MAX_AGE_MS, and the last
+    // answer's, which no request follows, is dropped unused once that bound passes.
+    const after = await eventually(async () => {
+      const now = await prefetches();
+      return now.taken + now.unused - before.taken - before.unused >= 3 ? now : undefined;
+    }, 'three prefetches counted');
+    expect(after.taken + after.unused - before.taken - before.unused, 'one per answer').to.equal(3);
+    expect(after.unused - before.unused, "the last answer's at least").to.be.at.least(1);
   });
 
   it('a simulated call whose knowledge is added before an answer has it in the next request', async () => {
